@@ -1,0 +1,9 @@
+/** Exit codes of the `orchestra` command (DESIGN.md, CLI contract). */
+export const ExitCode = {
+  /** Success; validation found no errors. */
+  ok: 0,
+  /** The pipeline failed, or validation found errors. */
+  failed: 1,
+  /** The input could not be used: unreadable file, bad flags. */
+  usage: 2,
+} as const;

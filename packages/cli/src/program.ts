@@ -1,0 +1,48 @@
+import { Command, CommanderError } from 'commander';
+import { validateCommand } from './commands/validate.js';
+import { ExitCode } from './exit-codes.js';
+import { processIO, type CliIO } from './io.js';
+import { CLI_VERSION } from './version.js';
+
+/**
+ * Runs the `orchestra` command line with `argv` (without the node and script
+ * entries) and returns the exit code. Never throws for user errors; with
+ * `--debug` an unexpected error prints its stack.
+ */
+export async function runCli(argv: readonly string[], io: CliIO = processIO): Promise<number> {
+  let exitCode: number = ExitCode.ok;
+  const program = new Command('orchestra')
+    .description('Run multi-stage AI pipelines written as Graphviz DOT files.')
+    .version(CLI_VERSION, '-V, --version')
+    .option('--debug', 'print stack traces of unexpected errors')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError('(run `orchestra --help` for usage)');
+
+  program
+    .command('validate')
+    .description('check a pipeline file and print every diagnostic')
+    .argument('<file>', 'pipeline .dot file')
+    .option('--json', 'print the diagnostics as a JSON array')
+    .action(async (file: string, options: { json?: boolean }) => {
+      exitCode = await validateCommand(file, options, io);
+    });
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+        return ExitCode.ok;
+      }
+      return ExitCode.usage;
+    }
+    const debug = argv.includes('--debug');
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`orchestra: internal error: ${message}\n`);
+    if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+    else io.stderr('(run again with --debug for details)\n');
+    return ExitCode.failed;
+  }
+}

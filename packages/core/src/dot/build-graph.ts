@@ -1,0 +1,316 @@
+import type {
+  AttributeASTNode,
+  ClusterStatementASTNode,
+  DotASTNode,
+  EdgeASTNode,
+  GraphASTNode,
+  LiteralASTNode,
+  NodeASTNode,
+  SubgraphASTNode,
+} from 'ts-graphviz/ast';
+import type { Diagnostic, SourceLocation } from '../diagnostics/diagnostic.js';
+import type { AttributeOrigin, Graph, GraphEdge, GraphNode } from '../graph/model.js';
+import type { LiftedToken } from './normalize-source.js';
+
+/** Node ids the dialect accepts (spec §2.3). */
+export const NODE_ID_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** What the builder needs to turn normalised-text positions and placeholders back into the user's. */
+export interface BuildContext {
+  tokens: readonly LiftedToken[];
+  /** Location in the user's file of an offset in the normalised text. */
+  locate(normalizedOffset: number): SourceLocation;
+  diagnostics: Diagnostic[];
+}
+
+interface Assigned {
+  value: string;
+  origin: AttributeOrigin;
+}
+
+interface Scope {
+  nodeDefaults: Record<string, Assigned>;
+  edgeDefaults: Record<string, Assigned>;
+  classes: string[];
+}
+
+interface MutableNode {
+  id: string;
+  attributes: Record<string, string>;
+  origins: Record<string, AttributeOrigin>;
+  subgraphClasses: string[];
+  location: SourceLocation;
+}
+
+/**
+ * Derives a class name from a subgraph label (spec §2.10): lower-cased,
+ * spaces to hyphens, everything but `[a-z0-9-]` removed.
+ */
+export function classFromLabel(label: string): string {
+  return label
+    .toLowerCase()
+    .replace(/\s+/g, '-')
+    .replace(/[^a-z0-9-]/g, '');
+}
+
+/**
+ * Maps a ts-graphviz AST of normalised text to orchestra's {@link Graph}:
+ * flattens subgraphs with scoped defaults, expands edge chains, resolves
+ * placeholders, and reports what the Attractor subset forbids. Returns
+ * undefined when there is no usable graph (the reason is in `diagnostics`).
+ */
+export function buildGraph(dot: DotASTNode, ctx: BuildContext, file?: string): Graph | undefined {
+  const graphs = dot.children.filter((c): c is GraphASTNode => c.type === 'Graph');
+  if (graphs.length === 0) {
+    ctx.diagnostics.push({
+      rule: 'syntax',
+      severity: 'error',
+      message: 'no digraph found: a pipeline file holds exactly one `digraph Name { ... }`',
+      location: ctx.locate(0),
+    });
+    return undefined;
+  }
+  const root = graphs[0] as GraphASTNode;
+  for (const extra of graphs.slice(1)) {
+    ctx.diagnostics.push({
+      rule: 'dialect',
+      severity: 'error',
+      message: 'only one graph per file is allowed',
+      fix: 'move each pipeline into its own .dot file',
+      location: at(ctx, extra),
+    });
+  }
+  const rootLocation = at(ctx, root);
+  if (!root.directed) {
+    ctx.diagnostics.push({
+      rule: 'dialect',
+      severity: 'error',
+      message: 'undirected graphs are not supported',
+      fix: 'write `digraph` and use `->` for edges',
+      location: rootLocation,
+    });
+  }
+  if (root.strict) {
+    ctx.diagnostics.push({
+      rule: 'dialect',
+      severity: 'error',
+      message: '`strict` graphs are not supported',
+      fix: 'remove the `strict` keyword',
+      location: rootLocation,
+    });
+  }
+  return new GraphBuilder(ctx).build(root, rootLocation, file);
+}
+
+class GraphBuilder {
+  private readonly nodes = new Map<string, MutableNode>();
+  private readonly edges: GraphEdge[] = [];
+  private readonly graphAttributes: Record<string, string> = {};
+  private readonly graphOrigins: Record<string, AttributeOrigin> = {};
+
+  constructor(private readonly ctx: BuildContext) {}
+
+  build(root: GraphASTNode, location: SourceLocation, file?: string): Graph {
+    const name = root.id ? this.literal(root.id) : undefined;
+    this.statements(root.children, { nodeDefaults: {}, edgeDefaults: {}, classes: [] }, true);
+    const nodes = new Map<string, GraphNode>();
+    for (const [id, node] of this.nodes) nodes.set(id, node);
+    const graph: Graph = {
+      name: name ?? '',
+      attributes: this.graphAttributes,
+      origins: this.graphOrigins,
+      nodes,
+      edges: this.edges,
+      location,
+      ...(file === undefined ? {} : { file }),
+    };
+    return graph;
+  }
+
+  private statements(children: readonly ClusterStatementASTNode[], scope: Scope, isRoot: boolean): void {
+    for (const stmt of children) {
+      switch (stmt.type) {
+        case 'Attribute': {
+          // `key = value` at statement level: a graph attribute at the root, a subgraph attribute inside.
+          if (isRoot) this.setGraphAttribute(stmt);
+          break;
+        }
+        case 'AttributeList': {
+          const assigned = this.attributes(stmt.children);
+          if (stmt.kind === 'Node') Object.assign(scope.nodeDefaults, asDefaults(assigned));
+          else if (stmt.kind === 'Edge') Object.assign(scope.edgeDefaults, asDefaults(assigned));
+          else if (isRoot) for (const a of stmt.children) if (a.type === 'Attribute') this.setGraphAttribute(a);
+          break;
+        }
+        case 'Node':
+          this.node(stmt, scope);
+          break;
+        case 'Edge':
+          this.edge(stmt, scope);
+          break;
+        case 'Subgraph':
+          this.subgraph(stmt, scope);
+          break;
+        case 'Comment':
+          break;
+      }
+    }
+  }
+
+  private subgraph(stmt: SubgraphASTNode, parent: Scope): void {
+    // A subgraph's label may be written after its nodes; read it first.
+    let label: string | undefined;
+    for (const child of stmt.children) {
+      if (child.type === 'Attribute' && this.literal(child.key) === 'label') label = this.literal(child.value);
+      if (child.type === 'AttributeList' && child.kind === 'Graph') {
+        for (const a of child.children) if (a.type === 'Attribute' && this.literal(a.key) === 'label') label = this.literal(a.value);
+      }
+    }
+    const derived = label === undefined ? '' : classFromLabel(label);
+    const scope: Scope = {
+      nodeDefaults: { ...parent.nodeDefaults },
+      edgeDefaults: { ...parent.edgeDefaults },
+      classes: derived && !parent.classes.includes(derived) ? [...parent.classes, derived] : parent.classes,
+    };
+    this.statements(stmt.children, scope, false);
+  }
+
+  private node(stmt: NodeASTNode, scope: Scope): void {
+    const node = this.ensureNode(stmt.id, scope);
+    if (!node) return;
+    for (const [key, assigned] of Object.entries(this.attributes(stmt.children))) {
+      node.attributes[key] = assigned.value;
+      node.origins[key] = assigned.origin;
+    }
+  }
+
+  private edge(stmt: EdgeASTNode, scope: Scope): void {
+    const ids: { id: string; location: SourceLocation }[] = [];
+    for (const target of stmt.targets) {
+      if (target.type === 'NodeRefGroup') {
+        this.ctx.diagnostics.push({
+          rule: 'dialect',
+          severity: 'error',
+          message: 'edges to a group `{ ... }` are not supported',
+          fix: 'write one edge statement per target',
+          location: at(this.ctx, target),
+        });
+        return;
+      }
+      const node = this.ensureNode(target.id, scope);
+      if (!node) return;
+      ids.push({ id: node.id, location: at(this.ctx, target) });
+    }
+    const explicit = this.attributes(stmt.children);
+    const attributes: Record<string, string> = {};
+    const origins: Record<string, AttributeOrigin> = {};
+    for (const source of [scope.edgeDefaults, explicit]) {
+      for (const [key, assigned] of Object.entries(source)) {
+        attributes[key] = assigned.value;
+        origins[key] = assigned.origin;
+      }
+    }
+    for (let i = 0; i + 1 < ids.length; i++) {
+      const from = ids[i] as (typeof ids)[number];
+      const to = ids[i + 1] as (typeof ids)[number];
+      this.edges.push({ from: from.id, to: to.id, attributes, origins, location: from.location });
+    }
+  }
+
+  /** Returns the node for a literal id, creating it with the scope's defaults on first mention. */
+  private ensureNode(idLiteral: LiteralASTNode, scope: Scope): MutableNode | undefined {
+    const id = this.literal(idLiteral);
+    if (id === undefined) return undefined;
+    const location = at(this.ctx, idLiteral);
+    let node = this.nodes.get(id);
+    if (!node) {
+      if (!NODE_ID_PATTERN.test(id)) {
+        this.ctx.diagnostics.push({
+          rule: 'node_id',
+          severity: 'error',
+          message: `invalid node id ${JSON.stringify(id)}: ids must match [A-Za-z_][A-Za-z0-9_]*`,
+          fix: 'use a bare identifier as the id and put the readable name in `label`',
+          nodeId: id,
+          location,
+        });
+      }
+      node = { id, attributes: {}, origins: {}, subgraphClasses: [...scope.classes], location };
+      for (const [key, assigned] of Object.entries(scope.nodeDefaults)) {
+        node.attributes[key] = assigned.value;
+        node.origins[key] = assigned.origin;
+      }
+      this.nodes.set(id, node);
+    } else {
+      for (const c of scope.classes) if (!node.subgraphClasses.includes(c)) node.subgraphClasses.push(c);
+    }
+    return node;
+  }
+
+  private setGraphAttribute(attr: AttributeASTNode): void {
+    const key = this.literal(attr.key);
+    const value = this.literal(attr.value);
+    if (key === undefined || value === undefined) return;
+    this.graphAttributes[key] = value;
+    this.graphOrigins[key] = this.origin(attr);
+  }
+
+  private attributes(children: readonly (AttributeASTNode | { type: 'Comment' })[]): Record<string, Assigned> {
+    const out: Record<string, Assigned> = {};
+    for (const attr of children) {
+      if (attr.type !== 'Attribute') continue;
+      const key = this.literal(attr.key);
+      const value = this.literal(attr.value);
+      if (key === undefined || value === undefined) continue;
+      out[key] = { value, origin: this.origin(attr) };
+    }
+    return out;
+  }
+
+  private origin(attr: AttributeASTNode): AttributeOrigin {
+    return {
+      source: 'explicit',
+      location: at(this.ctx, attr),
+      valueLocation: at(this.ctx, attr.value),
+    };
+  }
+
+  /** The text of a literal, resolving placeholders; undefined (with a diagnostic) for HTML strings. */
+  private literal(lit: LiteralASTNode): string | undefined {
+    if (lit.quoted === 'html') {
+      this.ctx.diagnostics.push({
+        rule: 'dialect',
+        severity: 'error',
+        message: 'HTML-like values `<...>` are not supported',
+        fix: 'use a double-quoted string',
+        location: at(this.ctx, lit),
+      });
+      return undefined;
+    }
+    if (lit.quoted) {
+      const token = this.ctx.tokens[Number(lit.value)];
+      if (token && String(Number(lit.value)) === lit.value) return token.value;
+      this.ctx.diagnostics.push({
+        rule: 'dialect',
+        severity: 'error',
+        message: 'string concatenation with `+` is not supported',
+        fix: 'write the value as one quoted string',
+        location: at(this.ctx, lit),
+      });
+      return undefined;
+    }
+    return lit.value;
+  }
+}
+
+/** Location in the user's file of an AST node (parsed nodes always carry one). */
+function at(ctx: BuildContext, node: { location?: { start: { offset: number } } }): SourceLocation {
+  return ctx.locate(node.location?.start.offset ?? 0);
+}
+
+function asDefaults(assigned: Record<string, Assigned>): Record<string, Assigned> {
+  const out: Record<string, Assigned> = {};
+  for (const [key, a] of Object.entries(assigned)) {
+    out[key] = { value: a.value, origin: { ...a.origin, source: 'default' } };
+  }
+  return out;
+}

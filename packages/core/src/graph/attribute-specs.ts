@@ -1,0 +1,83 @@
+import type { ValueType } from './values.js';
+
+/** Where an attribute is written. */
+export type AttributeScope = 'graph' | 'node' | 'edge';
+
+/** The declared type and default of an attribute the engine reads. */
+export interface AttributeSpec {
+  name: string;
+  scope: AttributeScope;
+  type: ValueType;
+  /** Default as written in docs (`""`, `0`, `node id`, `inherited`, ...). */
+  default: string;
+  /** Allowed values, when the set is closed. */
+  values?: readonly string[];
+  description: string;
+}
+
+/** Fidelity modes (spec §5.4). */
+export const FIDELITY_MODES = ['full', 'truncate', 'compact', 'summary:low', 'summary:medium', 'summary:high'] as const;
+
+/** Reasoning effort levels (spec §2.6). */
+export const REASONING_EFFORTS = ['low', 'medium', 'high'] as const;
+
+const spec = (
+  scope: AttributeScope,
+  name: string,
+  type: ValueType,
+  def: string,
+  description: string,
+  values?: readonly string[],
+): AttributeSpec => (values ? { name, scope, type, default: def, values, description } : { name, scope, type, default: def, description });
+
+/**
+ * Every attribute of spec Appendix A with its type and default. The
+ * `attribute_value` lint rule checks typed values against it and the DOT
+ * reference in `docs/` is written from it.
+ */
+export const ATTRIBUTE_SPECS: readonly AttributeSpec[] = [
+  spec('graph', 'goal', 'string', '""', 'Goal of the pipeline; `$goal` in prompts expands to it; mirrored into the context as `graph.goal`.'),
+  spec('graph', 'label', 'string', '""', 'Display name of the graph.'),
+  spec('graph', 'model_stylesheet', 'string', '""', 'CSS-like rules that set `llm_model`, `llm_provider`, `reasoning_effort` per node.'),
+  spec('graph', 'default_max_retries', 'integer', '0', 'Retries for nodes that omit `max_retries`.'),
+  spec('graph', 'default_max_retry', 'integer', '0', 'Legacy alias of `default_max_retries`.'),
+  spec('graph', 'retry_target', 'string', '""', 'Node to jump to when the exit is reached with unsatisfied goal gates.'),
+  spec('graph', 'fallback_retry_target', 'string', '""', 'Second choice when `retry_target` is missing or invalid.'),
+  spec('graph', 'default_fidelity', 'string', '""', 'Default context fidelity mode; empty means unset (runtime fallback `compact`).', FIDELITY_MODES),
+  spec('graph', 'stack.child_dotfile', 'string', '""', 'Child pipeline file for a supervisor loop.'),
+  spec('graph', 'stack.child_workdir', 'string', 'cwd', 'Working directory of the child pipeline.'),
+  spec('graph', 'tool_hooks.pre', 'string', '""', 'Shell command run before each tool call.'),
+  spec('graph', 'tool_hooks.post', 'string', '""', 'Shell command run after each tool call.'),
+
+  spec('node', 'label', 'string', 'node id', 'Display name; the prompt when `prompt` is empty.'),
+  spec('node', 'shape', 'string', 'box', 'Graphviz shape; decides the handler unless `type` is set.'),
+  spec('node', 'type', 'string', '""', 'Explicit handler type; wins over the shape.'),
+  spec('node', 'prompt', 'string', '""', 'Instruction for the stage; `$goal` expands to the graph goal.'),
+  spec('node', 'max_retries', 'integer', 'inherited', 'Retries after the first attempt (`3` means up to 4 runs).'),
+  spec('node', 'goal_gate', 'boolean', 'false', 'The node must succeed (or partially) before the pipeline may exit.'),
+  spec('node', 'retry_target', 'string', '""', 'Node to jump to when this node fails after its retries.'),
+  spec('node', 'fallback_retry_target', 'string', '""', 'Second choice of retry target.'),
+  spec('node', 'fidelity', 'string', 'inherited', 'Context fidelity mode for the node\'s LLM session.', FIDELITY_MODES),
+  spec('node', 'thread_id', 'string', 'derived', 'Session key for LLM session reuse under `full` fidelity.'),
+  spec('node', 'class', 'string', '""', 'Comma-separated class names for the model stylesheet.'),
+  spec('node', 'timeout', 'duration', 'unset', 'Longest the node may run (`250ms`, `900s`, `15m`, `2h`, `1d`).'),
+  spec('node', 'llm_model', 'string', 'inherited', 'Model identifier; the stylesheet may supply it.'),
+  spec('node', 'llm_provider', 'string', 'auto-detected', 'Provider key; the stylesheet may supply it.'),
+  spec('node', 'reasoning_effort', 'string', 'high', 'Reasoning depth.', REASONING_EFFORTS),
+  spec('node', 'auto_status', 'boolean', 'false', 'When the handler writes no status, record SUCCESS.'),
+  spec('node', 'allow_partial', 'boolean', 'false', 'Accept PARTIAL_SUCCESS when retries are exhausted.'),
+
+  spec('edge', 'label', 'string', '""', 'Caption and routing key (preferred-label matching).'),
+  spec('edge', 'condition', 'string', '""', 'Guard expression (`outcome=success && context.x=y`).'),
+  spec('edge', 'weight', 'integer', '0', 'Priority among eligible edges; higher wins.'),
+  spec('edge', 'fidelity', 'string', 'unset', 'Fidelity mode for the target node; highest precedence.', FIDELITY_MODES),
+  spec('edge', 'thread_id', 'string', 'unset', 'Thread id for the target node.'),
+  spec('edge', 'loop_restart', 'boolean', 'false', 'Restart the run with a fresh log directory when taken.'),
+];
+
+const BY_KEY = new Map(ATTRIBUTE_SPECS.map((s) => [`${s.scope}:${s.name}`, s]));
+
+/** The spec of an attribute in a scope, if orchestra knows it. */
+export function findAttributeSpec(scope: AttributeScope, name: string): AttributeSpec | undefined {
+  return BY_KEY.get(`${scope}:${name}`);
+}

@@ -1,0 +1,32 @@
+import type { GraphNode } from './model.js';
+
+/** Shape → handler type, the canonical mapping of spec §2.8. */
+export const SHAPE_HANDLER_TYPES: Readonly<Record<string, string>> = {
+  Mdiamond: 'start',
+  Msquare: 'exit',
+  box: 'codergen',
+  hexagon: 'wait.human',
+  diamond: 'conditional',
+  component: 'parallel',
+  tripleoctagon: 'parallel.fan_in',
+  parallelogram: 'tool',
+  house: 'stack.manager_loop',
+};
+
+/** Handler types orchestra knows out of the box. */
+export const BUILT_IN_HANDLER_TYPES: readonly string[] = Object.values(SHAPE_HANDLER_TYPES);
+
+/** The handler type used when neither `type` nor `shape` decides. */
+export const DEFAULT_HANDLER_TYPE = 'codergen';
+
+/** A node's shape, defaulting to `box` (spec §2.6). */
+export function nodeShape(node: GraphNode): string {
+  return node.attributes.shape || 'box';
+}
+
+/** Resolves a node's handler type: explicit `type`, then shape, then `codergen` (spec §3.2). */
+export function resolveHandlerType(node: GraphNode): string {
+  const explicit = node.attributes.type;
+  if (explicit) return explicit;
+  return SHAPE_HANDLER_TYPES[nodeShape(node)] ?? DEFAULT_HANDLER_TYPE;
+}

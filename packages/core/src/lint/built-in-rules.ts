@@ -1,0 +1,33 @@
+import type { LintRule } from './lint-rule.js';
+import { attributeValueRule } from './rules/attribute-value.js';
+import { conditionSyntaxRule } from './rules/condition-syntax.js';
+import { edgeTargetExistsRule } from './rules/edge-target-exists.js';
+import { exitNoOutgoingRule } from './rules/exit-no-outgoing.js';
+import { fidelityValidRule } from './rules/fidelity-valid.js';
+import { goalGateHasRetryRule } from './rules/goal-gate-has-retry.js';
+import { promptOnLlmNodesRule } from './rules/prompt-on-llm-nodes.js';
+import { reachabilityRule } from './rules/reachability.js';
+import { retryTargetExistsRule } from './rules/retry-target-exists.js';
+import { startNoIncomingRule } from './rules/start-no-incoming.js';
+import { startNodeRule } from './rules/start-node.js';
+import { stylesheetSyntaxRule } from './rules/stylesheet-syntax.js';
+import { terminalNodeRule } from './rules/terminal-node.js';
+import { typeKnownRule } from './rules/type-known.js';
+
+/** The built-in lint rules of spec §7.2, plus `attribute_value`, in the order they run. */
+export const BUILT_IN_RULES: readonly LintRule[] = [
+  startNodeRule,
+  terminalNodeRule,
+  reachabilityRule,
+  edgeTargetExistsRule,
+  startNoIncomingRule,
+  exitNoOutgoingRule,
+  conditionSyntaxRule,
+  stylesheetSyntaxRule,
+  typeKnownRule,
+  fidelityValidRule,
+  retryTargetExistsRule,
+  goalGateHasRetryRule,
+  promptOnLlmNodesRule,
+  attributeValueRule,
+];
