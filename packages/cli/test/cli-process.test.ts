@@ -1,0 +1,34 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { fixturePath } from '@orchestra/testing';
+
+const BIN = fileURLToPath(new URL('../bin/orchestra.js', import.meta.url));
+
+/** Runs the real `orchestra` binary in a child process. */
+function orchestra(...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('orchestra binary (black box)', () => {
+  it('validates a fixture: exit 0', () => {
+    const r = orchestra('validate', fixturePath('branching.dot'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/branching\.dot: valid \(0 warnings\)\n$/);
+  });
+
+  it('reports errors with exit 1 and no stack trace', () => {
+    const r = orchestra('validate', fixturePath('invalid/two-graphs.dot'));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('two-graphs.dot:6:1: error [dialect] only one graph per file is allowed');
+    expect(r.stdout + r.stderr).not.toMatch(/\bat .*\.(ts|js):\d+/);
+  });
+
+  it('exits 2 for an unreadable file and for bad arguments', () => {
+    const missing = orchestra('validate', 'no/such/file.dot');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('orchestra: cannot read no/such/file.dot: no such file\n');
+    expect(orchestra('validate').code).toBe(2);
+  });
+});

@@ -1,0 +1,102 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixturePath } from '@orchestra/testing';
+import { runCli } from '../src/index.js';
+
+async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+function tempDot(content: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'orchestra-cli-'));
+  const file = join(dir, 'p.dot');
+  writeFileSync(file, content);
+  return file;
+}
+
+describe('orchestra validate', () => {
+  it('exits 0 and prints a summary for a valid pipeline', async () => {
+    const file = fixturePath('simple.dot');
+    const r = await cli('validate', file);
+    expect(r).toEqual({ code: 0, stdout: `${file}: valid (0 warnings)\n`, stderr: '' });
+  });
+
+  it('exits 0 with warnings, printing each as file:line:col: severity [rule] message with its fix', async () => {
+    const file = fixturePath('invalid/warnings.dot');
+    const r = await cli('validate', file);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`${file}:5:12: warning [type_known] node work has type "my.custom", which no handler is registered for`);
+    expect(lines[1]).toMatch(/^ {4}fix: use one of start, exit, codergen/);
+    expect(lines.at(-1)).toBe(`${file}: valid (4 warnings)`);
+  });
+
+  it('exits 1 on lint errors, listing them in file order', async () => {
+    const file = fixturePath('invalid/lint-errors.dot');
+    const r = await cli('validate', file);
+    expect(r.code).toBe(1);
+    const heads = r.stdout.split('\n').filter((l) => l.startsWith(file));
+    expect(heads.map((l) => l.slice(file.length).replace(/\] .*/, ']'))).toEqual([
+      ':5:27: error [attribute_value]',
+      ':5:46: error [attribute_value]',
+      ':6:5: error [reachability]',
+      ':9:38: error [condition_syntax]',
+      ':10:5: error [start_no_incoming]',
+      ':11:5: error [exit_no_outgoing]',
+      ': invalid: 6 errors, 0 warnings',
+    ]);
+  });
+
+  it('exits 1 on a syntax error and reports its line and column', async () => {
+    const file = tempDot('digraph G {\n  a [label="x"\n  b -> c\n}\n');
+    const r = await cli('validate', file);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`${file}:3:5: error [syntax] expected`);
+    expect(r.stderr).toBe('');
+  });
+
+  it('prints the diagnostics as a JSON array with --json', async () => {
+    const file = fixturePath('invalid/lint-errors.dot');
+    const r = await cli('validate', file, '--json');
+    expect(r.code).toBe(1);
+    const parsed = JSON.parse(r.stdout) as Record<string, unknown>[];
+    expect(parsed).toHaveLength(6);
+    expect(parsed[3]).toEqual({
+      file,
+      line: 9,
+      column: 38,
+      severity: 'error',
+      rule: 'condition_syntax',
+      message: 'condition "outcome==success" on work -> exit: "==" is not an operator here',
+      node_id: null,
+      edge: { from: 'work', to: 'exit' },
+      fix: 'write a single "=" for equality',
+    });
+    expect((await cli('validate', '--json', fixturePath('simple.dot'))).stdout).toBe('[]\n');
+  });
+
+  it('exits 2 with a clear message when the file cannot be read', async () => {
+    const r = await cli('validate', '/nonexistent/pipeline.dot');
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'orchestra: cannot read /nonexistent/pipeline.dot: no such file\n' });
+  });
+
+  it('exits 2 on missing arguments and unknown options', async () => {
+    expect((await cli('validate')).code).toBe(2);
+    const unknown = await cli('validate', fixturePath('simple.dot'), '--frobnicate');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown option '--frobnicate'");
+    expect((await cli('frobnicate')).code).toBe(2);
+  });
+
+  it('prints help and version with exit 0', async () => {
+    const help = await cli('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('validate');
+    expect((await cli('--version')).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+});
