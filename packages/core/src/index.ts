@@ -46,6 +46,7 @@ export { BUILT_IN_TRANSFORMS } from './transforms/built-in-transforms.js';
 
 export type { LintContext, LintRule } from './lint/lint-rule.js';
 export { BUILT_IN_RULES } from './lint/built-in-rules.js';
+export { OUTCOME_VALUES } from './lint/rules/condition-value.js';
 export { ValidationError, validate, validateOrRaise, type ValidateOptions } from './lint/validate.js';
 
 export {

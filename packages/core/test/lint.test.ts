@@ -198,3 +198,30 @@ describe('validate and validateOrRaise (spec §7.3)', () => {
     expect(d).toEqual([expect.objectContaining({ rule: 'fragile', severity: 'error', message: 'lint rule fragile failed: oops' })]);
   });
 });
+
+describe("orchestra's extra lint rules", () => {
+  it('attribute_name: warns about near-misses of known attributes, not about other Graphviz attributes', () => {
+    const src = pipeline(
+      '  a [promt="x", max_retry=2, color=red, xlabel="side", fontname="Helvetica"]\n  start -> a\n  a -> exit [conditon="outcome=success", lable="go"]\n  defualt_max_retries=1',
+    );
+    const d = byRule(validate(graph(src)), 'attribute_name');
+    expect(d.map((x) => [x.severity, x.message, x.fix])).toEqual([
+      ['warning', 'graph: unknown attribute "defualt_max_retries"; it is ignored', 'did you mean "default_max_retries"?'],
+      ['warning', 'node a: unknown attribute "promt"; it is ignored', 'did you mean "prompt"?'],
+      ['warning', 'node a: unknown attribute "max_retry"; it is ignored', 'did you mean "max_retries"?'],
+      ['warning', 'edge a -> exit: unknown attribute "conditon"; it is ignored', 'did you mean "condition"?'],
+      ['warning', 'edge a -> exit: unknown attribute "lable"; it is ignored', 'did you mean "label"?'],
+    ]);
+    expect(d[1]?.location).toEqual({ file: 'test.dot', line: 4, column: 6 });
+  });
+
+  it('condition_value: warns when outcome is compared with a value it never has', () => {
+    const src = pipeline('  a [prompt="x"]\n  start -> a\n  a -> exit [condition="outcome=sucess"]\n  a -> a [condition="context.x=1 && outcome!=FAIL"]\n  a -> exit [condition="outcome=partial_success"]');
+    const d = byRule(validate(graph(src)), 'condition_value');
+    expect(d.map((x) => [x.severity, x.message, x.fix])).toEqual([
+      ['warning', 'edge a -> exit: outcome is never "sucess", so "outcome=sucess" never holds', 'did you mean outcome=success?'],
+      ['warning', 'edge a -> a: outcome is never "FAIL", so "context.x=1 && outcome!=FAIL" always holds', 'did you mean outcome!=fail?'],
+    ]);
+    expect(d[1]?.location).toEqual({ file: 'test.dot', line: 7, column: 37 });
+  });
+});

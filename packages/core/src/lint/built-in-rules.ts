@@ -1,6 +1,8 @@
 import type { LintRule } from './lint-rule.js';
+import { attributeNameRule } from './rules/attribute-name.js';
 import { attributeValueRule } from './rules/attribute-value.js';
 import { conditionSyntaxRule } from './rules/condition-syntax.js';
+import { conditionValueRule } from './rules/condition-value.js';
 import { edgeTargetExistsRule } from './rules/edge-target-exists.js';
 import { exitNoOutgoingRule } from './rules/exit-no-outgoing.js';
 import { fidelityValidRule } from './rules/fidelity-valid.js';
@@ -14,7 +16,10 @@ import { stylesheetSyntaxRule } from './rules/stylesheet-syntax.js';
 import { terminalNodeRule } from './rules/terminal-node.js';
 import { typeKnownRule } from './rules/type-known.js';
 
-/** The built-in lint rules of spec §7.2, plus `attribute_value`, in the order they run. */
+/**
+ * The built-in lint rules of spec §7.2, then orchestra's own: `attribute_value`
+ * (error), `attribute_name` and `condition_value` (warnings). In the order they run.
+ */
 export const BUILT_IN_RULES: readonly LintRule[] = [
   startNodeRule,
   terminalNodeRule,
@@ -30,4 +35,6 @@ export const BUILT_IN_RULES: readonly LintRule[] = [
   goalGateHasRetryRule,
   promptOnLlmNodesRule,
   attributeValueRule,
+  attributeNameRule,
+  conditionValueRule,
 ];
