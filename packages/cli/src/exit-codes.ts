@@ -6,4 +6,6 @@ export const ExitCode = {
   failed: 1,
   /** The input could not be used: unreadable file, bad flags. */
   usage: 2,
+  /** orchestra itself failed unexpectedly (a bug; `--debug` shows the stack). */
+  internal: 70,
 } as const;

@@ -28,6 +28,10 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
       exitCode = await validateCommand(file, options, io);
     });
 
+  if (argv.length === 0) {
+    io.stderr(program.helpInformation());
+    return ExitCode.usage;
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
@@ -43,6 +47,6 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     io.stderr(`orchestra: internal error: ${message}\n`);
     if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
     else io.stderr('(run again with --debug for details)\n');
-    return ExitCode.failed;
+    return ExitCode.internal;
   }
 }

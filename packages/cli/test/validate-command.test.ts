@@ -86,6 +86,9 @@ describe('orchestra validate', () => {
   });
 
   it('exits 2 on missing arguments and unknown options', async () => {
+    const none = await cli();
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('Usage: orchestra');
     expect((await cli('validate')).code).toBe(2);
     const unknown = await cli('validate', fixturePath('simple.dot'), '--frobnicate');
     expect(unknown.code).toBe(2);

@@ -33,6 +33,11 @@ describe('condition parsing (spec §10.2)', () => {
     ]);
   });
 
+  it('keeps unknown escapes in quoted literals as written, like DOT strings', () => {
+    const clause = parseConditionOrThrow('context.re="a\\d"').clauses[0];
+    expect(clause).toMatchObject({ value: 'a\\d' });
+  });
+
   it('accepts integers and bare literals with . : -', () => {
     expect(parseConditionOrThrow('context.count=3 && context.v=1.2.3-rc:x').clauses).toHaveLength(2);
   });
@@ -55,6 +60,7 @@ describe('condition parsing (spec §10.2)', () => {
     ['context.path=/tmp/x', 'missing value', 13],
     ['context.x=a/b', 'unexpected "/" in a value', 11],
     ['3=outcome', 'expected a key', 0],
+    ['outcome =~ succ', 'operator "=~" is not supported', 8],
   ])('rejects %j: %s at index %i', (source, message, index) => {
     const r = parseCondition(source);
     expect(r.ok).toBe(false);

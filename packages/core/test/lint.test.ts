@@ -33,6 +33,11 @@ describe('lint rules (spec §11.2)', () => {
     expect(byRule(two, 'start_node')).toEqual([expect.objectContaining({ severity: 'error', nodeId: 's2', location: { file: 'test.dot', line: 4, column: 3 } })]);
   });
 
+  it('start_node and terminal_node: count nodes typed start/exit whatever their shape', () => {
+    const d = validate(graph('digraph G { begin [type=start]; finish [type=exit]; a [prompt="x"]; begin -> a -> finish }'));
+    expect(d).toEqual([]);
+  });
+
   it('start_node: accepts an id of start or Start without the shape', () => {
     expect(byRule(validate(graph('digraph G { Start -> exit; exit [shape=Msquare] }')), 'start_node')).toEqual([]);
     expect(byRule(validate(graph('digraph G { start -> end }')), 'start_node')).toEqual([]);
@@ -134,6 +139,19 @@ describe('lint rules (spec §11.2)', () => {
     ]);
     expect(d.every((x) => x.severity === 'error' && x.fix)).toBe(true);
     expect(d[1]?.location).toEqual({ file: 'test.dot', line: 5, column: 6 });
+  });
+
+  it('attribute_value: closed sets are checked, and a bad default is reported once', () => {
+    const src = pipeline(
+      '  graph [model_stylesheet="#b { reasoning_effort: max; }"]\n  node [timeout=soon]\n  a [reasoning_effort=extreme, prompt="x"]\n  b [prompt="x"]\n  start -> a -> b -> exit [weight=much]',
+    );
+    const d = byRule(load(src).diagnostics, 'attribute_value');
+    expect(d.map((x) => [x.message, x.location?.line])).toEqual([
+      ['node [...] defaults: timeout="soon" is not a valid duration', 5],
+      ['node a: reasoning_effort="extreme" is not one of low, medium, high', 6],
+      ['node b (from model_stylesheet): reasoning_effort="max" is not one of low, medium, high', 4],
+      ['edge start -> a: weight="much" is not a valid integer', 8],
+    ]);
   });
 
   it('reports rule, severity, node or edge, message and location on every diagnostic', () => {

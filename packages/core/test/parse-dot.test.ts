@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_SOURCE_LENGTH, nodeClasses, parsePipelineSource } from '../src/index.js';
+import { MAX_EDGE_CHAIN } from '../src/dot/normalize-source.js';
 import { attrs, byRule, graphOf, load } from './helpers.js';
 
 describe('DOT parsing (spec §11.1)', () => {
@@ -165,7 +166,7 @@ describe('DOT parsing (spec §11.1)', () => {
 
   it.each([
     ['undirected graphs', 'graph G { a -- b }', /undirected/],
-    ['the -- operator in a digraph', 'digraph G { a -- b }', /->/],
+    ['the -- operator in a digraph', 'digraph G { a -- b }', /undirected edge `--`/],
     ['strict graphs', 'strict digraph G { a -> b }', /strict/],
     ['several graphs', 'digraph A { a } digraph B { b }', /only one graph/],
     ['HTML labels', 'digraph G { a [label=<<b>x</b>>] }', /HTML/],
@@ -196,10 +197,29 @@ describe('DOT parsing (spec §11.1)', () => {
     ]);
   });
 
-  it('accepts long edge chains well past ts-graphviz defaults', () => {
-    const ids = Array.from({ length: 3000 }, (_, i) => `n${i}`);
-    const g = graphOf(`digraph G { ${ids.join(' -> ')} }`);
-    expect(g.edges).toHaveLength(2999);
+  it('accepts edge chains of up to MAX_EDGE_CHAIN edges, past ts-graphviz defaults', () => {
+    const ids = Array.from({ length: MAX_EDGE_CHAIN + 1 }, (_, i) => `n${i}`);
+    const g = graphOf(`digraph G { ${ids.join(' -> ')} [weight=1]\n a -> b }`);
+    expect(g.edges).toHaveLength(MAX_EDGE_CHAIN + 1);
+  });
+
+  it('refuses longer chains with a clear message at the offending arrow instead of overflowing the stack', () => {
+    const ids = Array.from({ length: 10_000 }, (_, i) => `n${i}`);
+    const r = load(`digraph G {\n${ids.join(' -> ')}\n}`);
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({ rule: 'syntax', severity: 'error', message: expect.stringMatching(/edge chain too long/), location: expect.objectContaining({ line: 2 }) }),
+    ]);
+  });
+
+  it('refuses absurdly deep nesting with input_limit, not an exception', () => {
+    const r = load(`digraph G { ${'subgraph { '.repeat(20_000)}${'} '.repeat(20_000)}}`);
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics[0]).toMatchObject({ severity: 'error', location: { line: 1 } });
+  });
+
+  it('reads # at the start of a line as a comment and elsewhere as part of a bare value', () => {
+    const g = graphOf('digraph G {\n  # a comment line\n  a [color=#ff0000, label="#1"]\n}');
+    expect(attrs(g, 'a')).toEqual({ color: '#ff0000', label: '#1' });
   });
 
   it('records the source file on the graph and on every location', () => {

@@ -26,7 +26,7 @@ describe('stylesheet parsing (spec §8.2)', () => {
     ['* { llm_model x; }', 'expected ":"', 14],
     ['* { llm_model: x; ', 'unclosed rule', 18],
     ['* llm_model: x; }', 'expected "{"', 2],
-    ['.Bad { llm_model: x }', 'class name', 1],
+    ['. { llm_model: x }', 'class name', 1],
     ['{ llm_model: x }', 'expected a selector', 0],
     ['* { llm_model: x y }', 'expected ";" or "}"', 17],
   ])('rejects %j (%s) at index %i', (source, message, index) => {
@@ -63,6 +63,12 @@ describe('stylesheet application (spec §11.10)', () => {
     expect(attrs(g, 'a').llm_model).toBe('quick');
     expect(attrs(g, 'b').llm_model).toBe('quick');
     expect(attrs(g, 'c').llm_model).toBeUndefined();
+  });
+
+  it('selects class names with capitals and underscores too', () => {
+    const g = graphOf(withStylesheet('.Code_Review { llm_model: careful; }', '  a [class="Code_Review", prompt="x"]\n  b [class="code_review", prompt="x"]\n  c'));
+    expect(attrs(g, 'a').llm_model).toBe('careful');
+    expect(attrs(g, 'b').llm_model).toBeUndefined();
   });
 
   it('selects by node id', () => {

@@ -52,3 +52,11 @@ describe('typed values (spec §2.4)', () => {
     expect(stringAttr(b, 'label', 'b')).toBe('b');
   });
 });
+
+describe('handler resolution', () => {
+  it('resolves explicit type, then shape, then codergen, ignoring Object prototype keys', async () => {
+    const { resolveHandlerType } = await import('../src/index.js');
+    const g = graphOf('digraph G { a [type="tool", shape=hexagon]; b [shape=hexagon]; c [shape=ellipse]; d [shape=constructor]; e [shape=toString]; f }');
+    expect(['a', 'b', 'c', 'd', 'e', 'f'].map((id) => resolveHandlerType(g.nodes.get(id)!))).toEqual(['tool', 'wait.human', 'codergen', 'codergen', 'codergen', 'codergen']);
+  });
+});

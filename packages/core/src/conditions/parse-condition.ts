@@ -66,6 +66,7 @@ class ConditionParser {
     if (rest === '' || rest.startsWith('&&')) return { key, op: 'truthy', index };
     let op: '=' | '!=';
     if (rest.startsWith('==')) this.fail('"==" is not an operator here', 'write a single "=" for equality');
+    if (rest.startsWith('=~') || rest.startsWith('!~')) this.fail(`operator "${rest.slice(0, 2)}" is not supported: only "=" and "!="`);
     if (rest.startsWith('!=')) {
       op = '!=';
       this.pos += 2;
@@ -95,7 +96,7 @@ class ConditionParser {
         }
         if (c === '\\' && this.pos + 1 < this.src.length) {
           const e = this.src[this.pos + 1] as string;
-          value += e === 'n' ? '\n' : e === 't' ? '\t' : e;
+          value += e === 'n' ? '\n' : e === 't' ? '\t' : e === '"' || e === '\\' ? e : `\\${e}`;
           this.pos += 2;
           continue;
         }

@@ -286,18 +286,8 @@ class GraphBuilder {
       });
       return undefined;
     }
-    if (lit.quoted) {
-      const token = this.ctx.tokens[Number(lit.value)];
-      if (token && String(Number(lit.value)) === lit.value) return token.value;
-      this.ctx.diagnostics.push({
-        rule: 'dialect',
-        severity: 'error',
-        message: 'string concatenation with `+` is not supported',
-        fix: 'write the value as one quoted string',
-        location: at(this.ctx, lit),
-      });
-      return undefined;
-    }
+    // Every quoted literal is a placeholder for a string lifted by normalizeSource.
+    if (lit.quoted) return this.ctx.tokens[Number(lit.value)]?.value ?? lit.value;
     return lit.value;
   }
 }

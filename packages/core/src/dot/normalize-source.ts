@@ -62,6 +62,23 @@ function isWordChar(code: number): boolean {
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', '\\': '\\', '"': '"' };
 
 /**
+ * Most edges one chained statement (`a -> b -> ...`) may hold. ts-graphviz
+ * parses chains recursively and overflows the stack somewhere past 7,000;
+ * this cap turns that into a clear message.
+ */
+export const MAX_EDGE_CHAIN = 2_000;
+
+/** True when only spaces or tabs stand between the previous line break and `offset`. */
+function atLineStart(src: string, offset: number): boolean {
+  for (let i = offset - 1; i >= 0; i--) {
+    const c = src.charCodeAt(i);
+    if (c === 10) return true;
+    if (c !== 32 && c !== 9 && c !== 13) return false;
+  }
+  return true;
+}
+
+/**
  * Normalise Attractor DOT text for ts-graphviz. Never throws; a lexical
  * problem is reported in `problem` and the text up to it is still returned.
  */
@@ -97,6 +114,13 @@ export function normalizeSource(src: string): NormalizedSource {
 
   const n = src.length;
   let i = 0;
+  // Edges in the current chained statement, and whether the last token was `->`.
+  let chain = 0;
+  let afterArrow = false;
+  const word = (): void => {
+    if (!afterArrow) chain = 0;
+    afterArrow = false;
+  };
   while (i < n) {
     const c = src.charCodeAt(i);
     if (c === 34 /* " */) {
@@ -134,12 +158,13 @@ export function normalizeSource(src: string): NormalizedSource {
         break;
       }
       lift(start, i, value, true);
+      word();
     } else if (c === 47 /* / */ && src.charCodeAt(i + 1) === 47) {
       const end = src.indexOf('\n', i);
       const stop = end === -1 ? n : end;
       replace(i, stop, ' ');
       i = stop;
-    } else if (c === 35 /* # */) {
+    } else if (c === 35 /* # */ && atLineStart(src, i)) {
       const end = src.indexOf('\n', i);
       const stop = end === -1 ? n : end;
       replace(i, stop, ' ');
@@ -165,8 +190,16 @@ export function normalizeSource(src: string): NormalizedSource {
         i += 1;
       }
     } else if (c === 45 /* - */ && (src.charCodeAt(i + 1) === 62 || src.charCodeAt(i + 1) === 45)) {
+      if (++chain > MAX_EDGE_CHAIN) {
+        problem = {
+          message: `edge chain too long: more than ${MAX_EDGE_CHAIN} edges in one statement; split it into several statements`,
+          offset: i,
+        };
+        break;
+      }
+      afterArrow = true;
       i += 2; // edge operator
-    } else if (isWordChar(c)) {
+    } else if (isWordChar(c) || c === 35 /* # not at line start: part of a bare value like #ff0000 */) {
       const start = i;
       i += 1;
       while (i < n) {
@@ -178,11 +211,13 @@ export function normalizeSource(src: string): NormalizedSource {
         }
         i += 1;
       }
-      const word = src.slice(start, i);
-      if (!DOT_ID.test(word) && !DOT_NUMERAL.test(word) && HAS_WORD_CHAR.test(word)) {
-        lift(start, i, word, false);
+      const text = src.slice(start, i);
+      if (!DOT_ID.test(text) && !DOT_NUMERAL.test(text) && HAS_WORD_CHAR.test(text)) {
+        lift(start, i, text, false);
       }
+      word();
     } else {
+      if (c === 91 || c === 59 || c === 123 || c === 125) chain = 0; // [ ; { }
       i += 1;
     }
   }

@@ -78,8 +78,9 @@ function syntaxDiagnostic(
   const cause = error instanceof DotSyntaxError ? (error.cause as { location?: { start?: { offset?: number } }; expected?: unknown }) : undefined;
   const normalizedOffset = cause?.location?.start?.offset;
   if (normalizedOffset === undefined) {
-    // Limit errors (AST size, nesting) carry no position.
-    const message = error instanceof Error ? error.message : String(error);
+    // Limit errors (AST size, nesting depth) carry no position.
+    const overflow = error instanceof Error && error.cause instanceof RangeError;
+    const message = overflow ? 'the file nests too deeply to parse' : error instanceof Error ? error.message : String(error);
     return { rule: 'input_limit', severity: 'error', message: `input refused: ${message}`, location: lines.locate(0, file) };
   }
   const offset = toOriginal(normalizedOffset);
@@ -91,6 +92,15 @@ function syntaxDiagnostic(
       severity: 'error',
       message: 'only one graph per file is allowed',
       fix: 'move each pipeline into its own .dot file',
+      location,
+    };
+  }
+  if (source.startsWith('--', offset)) {
+    return {
+      rule: 'dialect',
+      severity: 'error',
+      message: 'undirected edge `--`: pipelines are directed',
+      fix: 'write `->`',
       location,
     };
   }

@@ -28,5 +28,6 @@ export function nodeShape(node: GraphNode): string {
 export function resolveHandlerType(node: GraphNode): string {
   const explicit = node.attributes.type;
   if (explicit) return explicit;
-  return SHAPE_HANDLER_TYPES[nodeShape(node)] ?? DEFAULT_HANDLER_TYPE;
+  const shape = nodeShape(node);
+  return Object.hasOwn(SHAPE_HANDLER_TYPES, shape) ? (SHAPE_HANDLER_TYPES[shape] as string) : DEFAULT_HANDLER_TYPE;
 }

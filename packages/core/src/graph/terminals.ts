@@ -1,25 +1,29 @@
+import { resolveHandlerType } from './handler-types.js';
 import type { Graph, GraphNode } from './model.js';
 
 /**
- * Start node candidates (spec §7.2): nodes with `shape=Mdiamond`; when there
- * are none, nodes whose id is `start` or `Start`. A valid pipeline has exactly one.
+ * Start node candidates (spec §7.2): nodes whose handler is `start`
+ * (`shape=Mdiamond` or `type=start`); when there are none, nodes whose id is
+ * `start` or `Start`. A valid pipeline has exactly one.
  */
 export function findStartNodes(graph: Graph): GraphNode[] {
-  return candidates(graph, 'Mdiamond', ['start', 'Start']);
+  return candidates(graph, 'start', ['start', 'Start']);
 }
 
 /**
- * Exit node candidates (spec §7.2): nodes with `shape=Msquare`; when there
- * are none, nodes whose id is `exit` or `end`. A valid pipeline has exactly one.
+ * Exit node candidates (spec §7.2): nodes whose handler is `exit`
+ * (`shape=Msquare` or `type=exit`); when there are none, nodes whose id is
+ * `exit` or `end` (or `Exit`, `End`, matching the start rule's `Start`).
+ * A valid pipeline has exactly one.
  */
 export function findExitNodes(graph: Graph): GraphNode[] {
-  return candidates(graph, 'Msquare', ['exit', 'end', 'Exit', 'End']);
+  return candidates(graph, 'exit', ['exit', 'end', 'Exit', 'End']);
 }
 
-function candidates(graph: Graph, shape: string, ids: readonly string[]): GraphNode[] {
-  const byShape: GraphNode[] = [];
-  for (const node of graph.nodes.values()) if (node.attributes.shape === shape) byShape.push(node);
-  if (byShape.length > 0) return byShape;
+function candidates(graph: Graph, handlerType: string, ids: readonly string[]): GraphNode[] {
+  const byHandler: GraphNode[] = [];
+  for (const node of graph.nodes.values()) if (resolveHandlerType(node) === handlerType) byHandler.push(node);
+  if (byHandler.length > 0) return byHandler;
   const byId: GraphNode[] = [];
   for (const node of graph.nodes.values()) if (ids.includes(node.id)) byId.push(node);
   return byId;

@@ -8,7 +8,7 @@ import {
 } from './stylesheet.js';
 
 const IDENT = /[A-Za-z_][A-Za-z0-9_]*/y;
-const CLASS_NAME = /[a-z0-9-]+/y;
+const CLASS_NAME = /[A-Za-z0-9_-]+/y;
 const PROPERTY = /[A-Za-z_][A-Za-z0-9_.-]*/y;
 const BARE_VALUE = /[A-Za-z0-9_.:\/@+-]+/y;
 
@@ -24,7 +24,8 @@ export type StylesheetParseResult = { ok: true; stylesheet: Stylesheet } | { ok:
 /**
  * Parses a model stylesheet (spec §8.2): rules of `selector { property: value; ... }`
  * with selectors `*`, a shape name, `.class` or `#id`. `/* ... *\/` comments are
- * allowed. Properties other than `llm_model`, `llm_provider` and
+ * allowed, and class names may also hold capitals and `_` (a superset of the
+ * spec's `[a-z0-9-]+`, so every `class` attribute value can be selected). Properties other than `llm_model`, `llm_provider` and
  * `reasoning_effort` are errors, so typos do not pass silently.
  */
 export function parseStylesheet(source: string): StylesheetParseResult {
@@ -84,7 +85,7 @@ class StylesheetParser {
       this.pos += 1;
       return {
         kind: 'class',
-        className: this.match(CLASS_NAME, 'expected a class name ([a-z0-9-]+) after "."'),
+        className: this.match(CLASS_NAME, 'expected a class name after "."'),
       };
     }
     return { kind: 'shape', shape: this.match(IDENT, `expected a selector (*, shape, .class or #id), found ${this.here()}`) };

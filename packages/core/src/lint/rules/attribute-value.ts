@@ -1,5 +1,5 @@
 import type { Diagnostic, SourceLocation } from '../../diagnostics/diagnostic.js';
-import { findAttributeSpec, type AttributeScope } from '../../graph/attribute-specs.js';
+import { findAttributeSpec, type AttributeScope, type AttributeSpec } from '../../graph/attribute-specs.js';
 import type { Attributes, AttributeOrigin } from '../../graph/model.js';
 import { isValidValue } from '../../graph/values.js';
 import type { LintRule } from '../lint-rule.js';
@@ -11,14 +11,31 @@ const EXAMPLES: Record<string, string> = {
   duration: 'a number with a unit: 250ms, 900s, 15m, 2h or 1d',
 };
 
+/** Closed value sets checked elsewhere, with the spec's own severity (`fidelity_valid`). */
+const CHECKED_ELSEWHERE = new Set(['fidelity', 'default_fidelity']);
+
+/** Why `value` does not fit `spec`, with a fix; undefined when it fits. */
+function problem(spec: AttributeSpec, value: string): { what: string; fix: string } | undefined {
+  if (spec.type !== 'string' && !isValidValue(value, spec.type)) {
+    return { what: `is not a valid ${spec.type}`, fix: `write ${EXAMPLES[spec.type]}` };
+  }
+  if (spec.values && !CHECKED_ELSEWHERE.has(spec.name) && !spec.values.includes(value)) {
+    return { what: `is not one of ${spec.values.join(', ')}`, fix: `write one of ${spec.values.join(', ')}` };
+  }
+  return undefined;
+}
+
 /**
- * `attribute_value` (error): typed attributes the engine reads hold a value of
- * their type (`max_retries=three`, `timeout=15x`, `goal_gate=yes` are refused).
+ * `attribute_value` (error): attributes the engine reads hold a value of
+ * their type (`max_retries=three`, `timeout=15x`, `goal_gate=yes`) or of their
+ * closed set (`reasoning_effort=extreme`). A bad value written once in a
+ * `node [...]` / `edge [...]` block or a chained edge is reported once.
  */
 export const attributeValueRule: LintRule = {
   name: 'attribute_value',
   apply(graph) {
     const out: Diagnostic[] = [];
+    const reported = new Set<string>();
     const check = (
       scope: AttributeScope,
       attributes: Attributes,
@@ -29,13 +46,21 @@ export const attributeValueRule: LintRule = {
     ) => {
       for (const [key, value] of Object.entries(attributes)) {
         const spec = findAttributeSpec(scope, key);
-        if (!spec || spec.type === 'string' || isValidValue(value, spec.type)) continue;
-        const location = origins[key]?.location ?? fallback;
+        const found = spec && problem(spec, value);
+        if (!found) continue;
+        const origin = origins[key];
+        const location = origin?.location ?? fallback;
+        if (location) {
+          const at = `${key}@${location.line}:${location.column}`;
+          if (reported.has(at)) continue;
+          reported.add(at);
+        }
+        const where = origin?.source === 'default' ? `${scope} [...] defaults` : origin?.source === 'transform' ? `${owner} (from model_stylesheet)` : owner;
         out.push({
           rule: 'attribute_value',
           severity: 'error',
-          message: `${owner}: ${key}=${JSON.stringify(value)} is not a valid ${spec.type}`,
-          fix: `write ${EXAMPLES[spec.type]}`,
+          message: `${where}: ${key}=${JSON.stringify(value)} ${found.what}`,
+          fix: found.fix,
           ...ref,
           ...(location ? { location } : {}),
         });
