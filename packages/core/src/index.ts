@@ -28,7 +28,8 @@ export { BUILT_IN_HANDLER_TYPES, DEFAULT_HANDLER_TYPE, SHAPE_HANDLER_TYPES, node
 export { findExitNodes, findStartNodes } from './graph/terminals.js';
 
 export { MAX_SOURCE_LENGTH, parsePipelineSource, type ParseResult } from './dot/parse-pipeline-source.js';
-export { NODE_ID_PATTERN, classFromLabel } from './dot/build-graph.js';
+export { MAX_SUBGRAPH_DEPTH, NODE_ID_PATTERN, classFromLabel } from './dot/build-graph.js';
+export { MAX_EDGE_CHAIN } from './dot/normalize-source.js';
 
 export type { Condition, ConditionClause, ConditionError, ConditionParseResult } from './conditions/condition.js';
 export { parseCondition, parseConditionOrThrow } from './conditions/parse-condition.js';

@@ -143,14 +143,15 @@ describe('lint rules (spec §11.2)', () => {
 
   it('attribute_value: closed sets are checked, and a bad default is reported once', () => {
     const src = pipeline(
-      '  graph [model_stylesheet="#b { reasoning_effort: max; }"]\n  node [timeout=soon]\n  a [reasoning_effort=extreme, prompt="x"]\n  b [prompt="x"]\n  start -> a -> b -> exit [weight=much]',
+      '  graph [model_stylesheet="#b { reasoning_effort: max; } #c { reasoning_effort: huge; } #d { reasoning_effort: huge; }"]\n  node [timeout=soon]\n  a [reasoning_effort=extreme, prompt="x"]\n  b [prompt="x"]\n  c [prompt="x"]\n  d [prompt="x"]\n  start -> a -> b -> c -> d -> exit [weight=much]',
     );
     const d = byRule(load(src).diagnostics, 'attribute_value');
     expect(d.map((x) => [x.message, x.location?.line])).toEqual([
       ['node [...] defaults: timeout="soon" is not a valid duration', 5],
       ['node a: reasoning_effort="extreme" is not one of low, medium, high', 6],
       ['node b (from model_stylesheet): reasoning_effort="max" is not one of low, medium, high', 4],
-      ['edge start -> a: weight="much" is not a valid integer', 8],
+      ['node c (from model_stylesheet): reasoning_effort="huge" is not one of low, medium, high', 4],
+      ['edge start -> a: weight="much" is not a valid integer', 10],
     ]);
   });
 
@@ -231,14 +232,17 @@ describe("orchestra's extra lint rules", () => {
       ['warning', 'edge a -> exit: unknown attribute "lable"; it is ignored', 'did you mean "label"?'],
     ]);
     expect(d[1]?.location).toEqual({ file: 'test.dot', line: 4, column: 6 });
+    // A typo in a default block is reported once, where it is written.
+    const defaults = byRule(validate(graph(pipeline('  node [promtp="x"]\n  a\n  b\n  start -> a -> b -> exit'))), 'attribute_name');
+    expect(defaults.map((x) => [x.message, x.location?.line])).toEqual([['node [...] defaults: unknown attribute "promtp"; it is ignored', 4]]);
   });
 
   it('condition_value: warns when outcome is compared with a value it never has', () => {
     const src = pipeline('  a [prompt="x"]\n  start -> a\n  a -> exit [condition="outcome=sucess"]\n  a -> a [condition="context.x=1 && outcome!=FAIL"]\n  a -> exit [condition="outcome=partial_success"]');
     const d = byRule(validate(graph(src)), 'condition_value');
     expect(d.map((x) => [x.severity, x.message, x.fix])).toEqual([
-      ['warning', 'edge a -> exit: outcome is never "sucess", so "outcome=sucess" never holds', 'did you mean outcome=success?'],
-      ['warning', 'edge a -> a: outcome is never "FAIL", so "context.x=1 && outcome!=FAIL" always holds', 'did you mean outcome!=fail?'],
+      ['warning', 'edge a -> exit: outcome is never "sucess", so the clause "outcome=sucess" never holds', 'did you mean outcome=success?'],
+      ['warning', 'edge a -> a: outcome is never "FAIL", so the clause "outcome!=FAIL" always holds', 'did you mean outcome!=fail?'],
     ]);
     expect(d[1]?.location).toEqual({ file: 'test.dot', line: 7, column: 37 });
   });

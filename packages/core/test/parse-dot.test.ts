@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SOURCE_LENGTH, nodeClasses, parsePipelineSource } from '../src/index.js';
-import { MAX_EDGE_CHAIN } from '../src/dot/normalize-source.js';
+import { MAX_EDGE_CHAIN, MAX_SOURCE_LENGTH, MAX_SUBGRAPH_DEPTH, nodeClasses, parsePipelineSource } from '../src/index.js';
 import { attrs, byRule, graphOf, load } from './helpers.js';
 
 describe('DOT parsing (spec §11.1)', () => {
@@ -211,15 +210,24 @@ describe('DOT parsing (spec §11.1)', () => {
     ]);
   });
 
-  it('refuses absurdly deep nesting with input_limit, not an exception', () => {
-    const r = load(`digraph G { ${'subgraph { '.repeat(20_000)}${'} '.repeat(20_000)}}`);
+  it.each([300, 2_500, 20_000])('refuses subgraphs nested %i deep with input_limit, not an exception', (depth) => {
+    const r = load(`digraph G { ${'subgraph { '.repeat(depth)}${'} '.repeat(depth)}}`);
     expect(r.ok).toBe(false);
-    expect(r.diagnostics[0]).toMatchObject({ severity: 'error', location: { line: 1 } });
+    expect(r.diagnostics[0]).toMatchObject({ rule: 'input_limit', severity: 'error', location: { line: 1 } });
+  });
+
+  it('accepts subgraphs nested up to MAX_SUBGRAPH_DEPTH', () => {
+    const g = graphOf(`digraph G { ${'subgraph { '.repeat(MAX_SUBGRAPH_DEPTH)} deep ${'} '.repeat(MAX_SUBGRAPH_DEPTH)}}`);
+    expect(g.nodes.has('deep')).toBe(true);
   });
 
   it('reads # at the start of a line as a comment and elsewhere as part of a bare value', () => {
     const g = graphOf('digraph G {\n  # a comment line\n  a [color=#ff0000, label="#1"]\n}');
     expect(attrs(g, 'a')).toEqual({ color: '#ff0000', label: '#1' });
+    // A lone # mid-line is not a comment (Graphviz would reject it): it shows up, it does not hide code.
+    expect(load('digraph G {\n  a -> b # note\n}').diagnostics).toContainEqual(
+      expect.objectContaining({ rule: 'node_id', message: expect.stringContaining('"#"'), location: { file: 'test.dot', line: 2, column: 10 } }),
+    );
   });
 
   it('records the source file on the graph and on every location', () => {

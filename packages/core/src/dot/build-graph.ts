@@ -12,6 +12,12 @@ import type { Diagnostic, SourceLocation } from '../diagnostics/diagnostic.js';
 import type { AttributeOrigin, Graph, GraphEdge, GraphNode } from '../graph/model.js';
 import type { LiftedToken } from './normalize-source.js';
 
+/**
+ * Subgraphs nested deeper than this are refused: real pipelines nest a
+ * handful, and deeper input would overflow the stack while building.
+ */
+export const MAX_SUBGRAPH_DEPTH = 200;
+
 /** Node ids the dialect accepts (spec §2.3). */
 export const NODE_ID_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -32,6 +38,7 @@ interface Scope {
   nodeDefaults: Record<string, Assigned>;
   edgeDefaults: Record<string, Assigned>;
   classes: string[];
+  depth: number;
 }
 
 interface MutableNode {
@@ -112,7 +119,7 @@ class GraphBuilder {
 
   build(root: GraphASTNode, location: SourceLocation, file?: string): Graph {
     const name = root.id ? this.literal(root.id) : undefined;
-    this.statements(root.children, { nodeDefaults: {}, edgeDefaults: {}, classes: [] }, true);
+    this.statements(root.children, { nodeDefaults: {}, edgeDefaults: {}, classes: [], depth: 0 }, true);
     const nodes = new Map<string, GraphNode>();
     for (const [id, node] of this.nodes) nodes.set(id, node);
     const graph: Graph = {
@@ -158,6 +165,16 @@ class GraphBuilder {
   }
 
   private subgraph(stmt: SubgraphASTNode, parent: Scope): void {
+    if (parent.depth >= MAX_SUBGRAPH_DEPTH) {
+      this.ctx.diagnostics.push({
+        rule: 'input_limit',
+        severity: 'error',
+        message: `subgraphs nested more than ${MAX_SUBGRAPH_DEPTH} deep`,
+        fix: 'flatten the subgraphs',
+        location: at(this.ctx, stmt),
+      });
+      return;
+    }
     // A subgraph's label may be written after its nodes; read it first.
     let label: string | undefined;
     for (const child of stmt.children) {
@@ -171,6 +188,7 @@ class GraphBuilder {
       nodeDefaults: { ...parent.nodeDefaults },
       edgeDefaults: { ...parent.edgeDefaults },
       classes: derived && !parent.classes.includes(derived) ? [...parent.classes, derived] : parent.classes,
+      depth: parent.depth + 1,
     };
     this.statements(stmt.children, scope, false);
   }
@@ -178,9 +196,13 @@ class GraphBuilder {
   private node(stmt: NodeASTNode, scope: Scope): void {
     const node = this.ensureNode(stmt.id, scope);
     if (!node) return;
-    for (const [key, assigned] of Object.entries(this.attributes(stmt.children))) {
-      node.attributes[key] = assigned.value;
-      node.origins[key] = assigned.origin;
+    for (const attr of stmt.children) {
+      if (attr.type !== 'Attribute') continue;
+      const key = this.literal(attr.key);
+      const value = this.literal(attr.value);
+      if (key === undefined || value === undefined) continue;
+      node.attributes[key] = value;
+      node.origins[key] = this.origin(attr);
     }
   }
 

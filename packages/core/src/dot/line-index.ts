@@ -3,6 +3,8 @@ import type { SourceLocation } from '../diagnostics/diagnostic.js';
 /** Turns offsets in a text into 1-based line and column numbers. */
 export class LineIndex {
   private readonly starts: number[];
+  /** Line (0-based) of the last answer: lookups mostly move forward a little. */
+  private hint = 0;
 
   constructor(private readonly text: string) {
     const starts = [0];
@@ -28,13 +30,22 @@ export class LineIndex {
   /** The 1-based location of a 0-based offset, clamped into the text. */
   locate(offset: number, file?: string): SourceLocation {
     const at = Math.max(0, Math.min(offset, this.text.length));
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((this.starts[mid] as number) <= at) lo = mid;
-      else hi = mid - 1;
+    const starts = this.starts;
+    let lo = this.hint;
+    if ((starts[lo] as number) <= at && (lo + 1 >= starts.length || (starts[lo + 1] as number) > at)) {
+      // same line as last time
+    } else if (lo + 2 < starts.length && (starts[lo + 1] as number) <= at && (starts[lo + 2] as number) > at) {
+      lo += 1;
+    } else {
+      lo = 0;
+      let hi = starts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if ((starts[mid] as number) <= at) lo = mid;
+        else hi = mid - 1;
+      }
     }
+    this.hint = lo;
     const location: SourceLocation = { line: lo + 1, column: at - (this.starts[lo] as number) + 1 };
     if (file !== undefined) location.file = file;
     return location;

@@ -212,7 +212,7 @@ export function normalizeSource(src: string): NormalizedSource {
         i += 1;
       }
       const text = src.slice(start, i);
-      if (!DOT_ID.test(text) && !DOT_NUMERAL.test(text) && HAS_WORD_CHAR.test(text)) {
+      if (!DOT_ID.test(text) && !DOT_NUMERAL.test(text) && (HAS_WORD_CHAR.test(text) || c === 35)) {
         lift(start, i, text, false);
       }
       word();
@@ -224,17 +224,28 @@ export function normalizeSource(src: string): NormalizedSource {
   if (!problem && copyFrom < n) out.push(src.slice(copyFrom));
   if (problem && copyFrom < problem.offset) out.push(src.slice(copyFrom, problem.offset));
 
+  // Callers mostly ask in increasing order, so start from the last answer.
+  let hint = -1;
   const toOriginal = (offset: number): number => {
-    let lo = 0;
-    let hi = normStarts.length - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if ((normStarts[mid] as number) <= offset) {
-        found = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
+    let found: number;
+    const next = hint + 1;
+    if (hint >= -1 && (hint === -1 || (normStarts[hint] as number) <= offset) && (next >= normStarts.length || (normStarts[next] as number) > offset)) {
+      found = hint;
+    } else if (next < normStarts.length && (normStarts[next] as number) <= offset && (next + 1 >= normStarts.length || (normStarts[next + 1] as number) > offset)) {
+      found = next;
+    } else {
+      let lo = 0;
+      let hi = normStarts.length - 1;
+      found = -1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if ((normStarts[mid] as number) <= offset) {
+          found = mid;
+          lo = mid + 1;
+        } else hi = mid - 1;
+      }
     }
+    hint = found;
     if (found === -1) return offset;
     const normStart = normStarts[found] as number;
     const origStart = origStarts[found] as number;

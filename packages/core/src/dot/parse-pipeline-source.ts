@@ -4,7 +4,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Graph } from '../graph/model.js';
 import { buildGraph } from './build-graph.js';
 import { LineIndex } from './line-index.js';
-import { normalizeSource } from './normalize-source.js';
+import { MAX_EDGE_CHAIN, normalizeSource } from './normalize-source.js';
 
 /**
  * Largest source accepted, in UTF-16 code units (16 Mi). A 10,000-node
@@ -16,7 +16,8 @@ export const MAX_SOURCE_LENGTH = 16 * 1024 * 1024;
 const PARSE_LIMITS = {
   maxInputSize: MAX_SOURCE_LENGTH,
   maxASTNodes: 4_000_000,
-  maxEdgeChainDepth: 100_000,
+  // Never the binding limit: normalizeSource refuses chains past MAX_EDGE_CHAIN first.
+  maxEdgeChainDepth: 2 * MAX_EDGE_CHAIN,
   maxHTMLNesting: 100,
 } as const;
 

@@ -1,6 +1,6 @@
-import type { Diagnostic, SourceLocation } from '../../diagnostics/diagnostic.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { ATTRIBUTE_SPECS, findAttributeSpec, type AttributeScope } from '../../graph/attribute-specs.js';
-import type { Attributes, AttributeOrigin } from '../../graph/model.js';
+import { forEachWrittenAttribute } from '../each-attribute.js';
 import { closest } from '../edit-distance.js';
 import type { LintRule } from '../lint-rule.js';
 
@@ -20,32 +20,19 @@ export const attributeNameRule: LintRule = {
   name: 'attribute_name',
   apply(graph) {
     const out: Diagnostic[] = [];
-    const check = (
-      scope: AttributeScope,
-      attributes: Attributes,
-      origins: Readonly<Record<string, AttributeOrigin>>,
-      owner: string,
-      fallback: SourceLocation | undefined,
-      ref: Partial<Diagnostic>,
-    ) => {
-      for (const key of Object.keys(attributes)) {
-        if (key.length < 4 || findAttributeSpec(scope, key) || GRAPHVIZ_NEIGHBOURS.has(key)) continue;
-        const suggestion = closest(key, NAMES[scope], key.length >= 9 ? 3 : 2);
-        if (!suggestion) continue;
-        const location = origins[key]?.location ?? fallback;
-        out.push({
-          rule: 'attribute_name',
-          severity: 'warning',
-          message: `${owner}: unknown attribute ${JSON.stringify(key)}; it is ignored`,
-          fix: `did you mean ${JSON.stringify(suggestion)}?`,
-          ...ref,
-          ...(location ? { location } : {}),
-        });
-      }
-    };
-    check('graph', graph.attributes, graph.origins, 'graph', graph.location, {});
-    for (const node of graph.nodes.values()) check('node', node.attributes, node.origins, `node ${node.id}`, node.location, { nodeId: node.id });
-    for (const e of graph.edges) check('edge', e.attributes, e.origins, `edge ${e.from} -> ${e.to}`, e.location, { edge: { from: e.from, to: e.to } });
+    forEachWrittenAttribute(graph, ({ scope, key, owner, location, ref }) => {
+      if (key.length < 4 || findAttributeSpec(scope, key) || GRAPHVIZ_NEIGHBOURS.has(key)) return;
+      const suggestion = closest(key, NAMES[scope], key.length >= 9 ? 3 : 2);
+      if (!suggestion) return;
+      out.push({
+        rule: 'attribute_name',
+        severity: 'warning',
+        message: `${owner}: unknown attribute ${JSON.stringify(key)}; it is ignored`,
+        fix: `did you mean ${JSON.stringify(suggestion)}?`,
+        ...ref,
+        ...(location ? { location } : {}),
+      });
+    });
     return out;
   },
 };

@@ -1,7 +1,7 @@
-import type { Diagnostic, SourceLocation } from '../../diagnostics/diagnostic.js';
-import { findAttributeSpec, type AttributeScope, type AttributeSpec } from '../../graph/attribute-specs.js';
-import type { Attributes, AttributeOrigin } from '../../graph/model.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { findAttributeSpec, type AttributeSpec } from '../../graph/attribute-specs.js';
 import { isValidValue } from '../../graph/values.js';
+import { forEachWrittenAttribute } from '../each-attribute.js';
 import type { LintRule } from '../lint-rule.js';
 
 const EXAMPLES: Record<string, string> = {
@@ -35,44 +35,19 @@ export const attributeValueRule: LintRule = {
   name: 'attribute_value',
   apply(graph) {
     const out: Diagnostic[] = [];
-    const reported = new Set<string>();
-    const check = (
-      scope: AttributeScope,
-      attributes: Attributes,
-      origins: Readonly<Record<string, AttributeOrigin>>,
-      owner: string,
-      fallback: SourceLocation | undefined,
-      ref: Partial<Diagnostic>,
-    ) => {
-      for (const [key, value] of Object.entries(attributes)) {
-        const spec = findAttributeSpec(scope, key);
-        const found = spec && problem(spec, value);
-        if (!found) continue;
-        const origin = origins[key];
-        const location = origin?.location ?? fallback;
-        if (location) {
-          const at = `${key}@${location.line}:${location.column}`;
-          if (reported.has(at)) continue;
-          reported.add(at);
-        }
-        const where = origin?.source === 'default' ? `${scope} [...] defaults` : origin?.source === 'transform' ? `${owner} (from model_stylesheet)` : owner;
-        out.push({
-          rule: 'attribute_value',
-          severity: 'error',
-          message: `${where}: ${key}=${JSON.stringify(value)} ${found.what}`,
-          fix: found.fix,
-          ...ref,
-          ...(location ? { location } : {}),
-        });
-      }
-    };
-    check('graph', graph.attributes, graph.origins, 'graph', graph.location, {});
-    for (const node of graph.nodes.values()) {
-      check('node', node.attributes, node.origins, `node ${node.id}`, node.location, { nodeId: node.id });
-    }
-    for (const e of graph.edges) {
-      check('edge', e.attributes, e.origins, `edge ${e.from} -> ${e.to}`, e.location, { edge: { from: e.from, to: e.to } });
-    }
+    forEachWrittenAttribute(graph, ({ scope, key, value, owner, location, ref }) => {
+      const spec = findAttributeSpec(scope, key);
+      const found = spec && problem(spec, value);
+      if (!found) return;
+      out.push({
+        rule: 'attribute_value',
+        severity: 'error',
+        message: `${owner}: ${key}=${JSON.stringify(value)} ${found.what}`,
+        fix: found.fix,
+        ...ref,
+        ...(location ? { location } : {}),
+      });
+    });
     return out;
   },
 };

@@ -29,7 +29,7 @@ export const conditionValueRule: LintRule = {
         out.push({
           rule: this.name,
           severity: 'warning',
-          message: `edge ${e.from} -> ${e.to}: outcome is never ${JSON.stringify(clause.value)}, so "${condition}" ${clause.op === '=' ? 'never holds' : 'always holds'}`,
+          message: `edge ${e.from} -> ${e.to}: outcome is never ${JSON.stringify(clause.value)}, so the clause "outcome${clause.op}${clause.value}" ${clause.op === '=' ? 'never holds' : 'always holds'}`,
           fix: suggestion ? `did you mean outcome${clause.op}${suggestion}?` : `outcome is one of ${OUTCOME_VALUES.join(', ')}`,
           edge: { from: e.from, to: e.to },
           ...(location ? { location } : {}),
