@@ -9,7 +9,7 @@ import type {
   SubgraphASTNode,
 } from 'ts-graphviz/ast';
 import type { Diagnostic, SourceLocation } from '../diagnostics/diagnostic.js';
-import type { AttributeOrigin, Graph, GraphEdge, GraphNode } from '../graph/model.js';
+import type { AttributeOrigin, Graph, GraphEdge } from '../graph/model.js';
 import type { LiftedToken } from './normalize-source.js';
 
 /**
@@ -120,13 +120,11 @@ class GraphBuilder {
   build(root: GraphASTNode, location: SourceLocation, file?: string): Graph {
     const name = root.id ? this.literal(root.id) : undefined;
     this.statements(root.children, { nodeDefaults: {}, edgeDefaults: {}, classes: [], depth: 0 }, true);
-    const nodes = new Map<string, GraphNode>();
-    for (const [id, node] of this.nodes) nodes.set(id, node);
     const graph: Graph = {
       name: name ?? '',
       attributes: this.graphAttributes,
       origins: this.graphOrigins,
-      nodes,
+      nodes: this.nodes,
       edges: this.edges,
       location,
       ...(file === undefined ? {} : { file }),
@@ -143,10 +141,14 @@ class GraphBuilder {
           break;
         }
         case 'AttributeList': {
-          const assigned = this.attributes(stmt.children);
-          if (stmt.kind === 'Node') Object.assign(scope.nodeDefaults, asDefaults(assigned));
-          else if (stmt.kind === 'Edge') Object.assign(scope.edgeDefaults, asDefaults(assigned));
-          else if (isRoot) for (const a of stmt.children) if (a.type === 'Attribute') this.setGraphAttribute(a);
+          if (stmt.kind === 'Graph') {
+            if (isRoot) for (const a of stmt.children) if (a.type === 'Attribute') this.setGraphAttribute(a);
+          } else {
+            const defaults = stmt.kind === 'Node' ? scope.nodeDefaults : scope.edgeDefaults;
+            this.eachAttribute(stmt.children, (key, value, attr) => {
+              defaults[key] = { value, origin: { ...this.origin(attr), source: 'default' } };
+            });
+          }
           break;
         }
         case 'Node':
@@ -196,14 +198,10 @@ class GraphBuilder {
   private node(stmt: NodeASTNode, scope: Scope): void {
     const node = this.ensureNode(stmt.id, scope);
     if (!node) return;
-    for (const attr of stmt.children) {
-      if (attr.type !== 'Attribute') continue;
-      const key = this.literal(attr.key);
-      const value = this.literal(attr.value);
-      if (key === undefined || value === undefined) continue;
+    this.eachAttribute(stmt.children, (key, value, attr) => {
       node.attributes[key] = value;
       node.origins[key] = this.origin(attr);
-    }
+    });
   }
 
   private edge(stmt: EdgeASTNode, scope: Scope): void {
@@ -223,15 +221,16 @@ class GraphBuilder {
       if (!node) return;
       ids.push({ id: node.id, location: at(this.ctx, target) });
     }
-    const explicit = this.attributes(stmt.children);
     const attributes: Record<string, string> = {};
     const origins: Record<string, AttributeOrigin> = {};
-    for (const source of [scope.edgeDefaults, explicit]) {
-      for (const [key, assigned] of Object.entries(source)) {
-        attributes[key] = assigned.value;
-        origins[key] = assigned.origin;
-      }
+    for (const [key, assigned] of Object.entries(scope.edgeDefaults)) {
+      attributes[key] = assigned.value;
+      origins[key] = assigned.origin;
     }
+    this.eachAttribute(stmt.children, (key, value, attr) => {
+      attributes[key] = value;
+      origins[key] = this.origin(attr);
+    });
     for (let i = 0; i + 1 < ids.length; i++) {
       const from = ids[i] as (typeof ids)[number];
       const to = ids[i + 1] as (typeof ids)[number];
@@ -276,16 +275,17 @@ class GraphBuilder {
     this.graphOrigins[key] = this.origin(attr);
   }
 
-  private attributes(children: readonly (AttributeASTNode | { type: 'Comment' })[]): Record<string, Assigned> {
-    const out: Record<string, Assigned> = {};
+  /** Calls `visit` for each `key=value` of an attribute list, placeholders resolved. */
+  private eachAttribute(
+    children: readonly (AttributeASTNode | { type: 'Comment' })[],
+    visit: (key: string, value: string, attr: AttributeASTNode) => void,
+  ): void {
     for (const attr of children) {
       if (attr.type !== 'Attribute') continue;
       const key = this.literal(attr.key);
       const value = this.literal(attr.value);
-      if (key === undefined || value === undefined) continue;
-      out[key] = { value, origin: this.origin(attr) };
+      if (key !== undefined && value !== undefined) visit(key, value, attr);
     }
-    return out;
   }
 
   private origin(attr: AttributeASTNode): AttributeOrigin {
@@ -317,12 +317,4 @@ class GraphBuilder {
 /** Location in the user's file of an AST node (parsed nodes always carry one). */
 function at(ctx: BuildContext, node: { location?: { start: { offset: number } } }): SourceLocation {
   return ctx.locate(node.location?.start.offset ?? 0);
-}
-
-function asDefaults(assigned: Record<string, Assigned>): Record<string, Assigned> {
-  const out: Record<string, Assigned> = {};
-  for (const [key, a] of Object.entries(assigned)) {
-    out[key] = { value: a.value, origin: { ...a.origin, source: 'default' } };
-  }
-  return out;
 }
