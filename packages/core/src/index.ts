@@ -59,3 +59,39 @@ export {
   type PipelineLoader,
   type PipelineLoaderOptions,
 } from './pipeline/pipeline-loader.js';
+
+export type { JsonValue, Outcome, StageStatus, StatusFile } from './engine/outcome.js';
+export { OutcomeSchema, STAGE_STATUSES, StatusFileSchema, fromStatusFile, isSuccess, toStatusFile } from './engine/outcome.js';
+export { ContextValueError, RunContext } from './engine/run-context.js';
+export type { EdgeChoiceReason, RunEvent, RunEventType } from './engine/events.js';
+export { EventBus } from './engine/event-bus.js';
+export { normalizeLabel, parseAccelerator, type Accelerator } from './engine/accelerator.js';
+export { conditionHolds, selectEdge, type EdgeChoice } from './engine/select-edge.js';
+export {
+  DEFAULT_BACKOFF,
+  RETRY_PRESETS,
+  buildRetryPolicy,
+  delayForAttempt,
+  isRetryableError,
+  type BackoffConfig,
+  type RetryPolicy,
+  type RetryPresetName,
+} from './engine/retry-policy.js';
+export type { Handler, HandlerInput } from './engine/handler.js';
+export { HandlerRegistry } from './engine/handler-registry.js';
+export { MissingHandlerError, ORCHESTRA_VERSION, runPipeline, type RunOptions, type RunResult } from './engine/run-pipeline.js';
+export { resumePipeline, type ResumeOptions } from './engine/resume-pipeline.js';
+
+export { simulationBackend, type CodergenBackend, type CodergenRequest } from './handlers/codergen-backend.js';
+export { LAST_RESPONSE_LENGTH, createCodergenHandler } from './handlers/codergen-handler.js';
+export { composePrompt } from './handlers/compose-prompt.js';
+export { conditionalHandler, exitHandler, startHandler } from './handlers/noop-handlers.js';
+export { toolHandler } from './handlers/tool-handler.js';
+export { contextEnvName, toolEnvironment } from './handlers/tool-environment.js';
+export { createDefaultRegistry } from './handlers/default-registry.js';
+
+export { CHECKPOINT_INTERVAL_MS, CheckpointError, CheckpointSchema, RUN_STATUSES, readCheckpoint, type Checkpoint, type RunStatus } from './run/checkpoint.js';
+export { JournalEntrySchema, readJournal, type JournalEntry } from './run/journal.js';
+export { ManifestSchema, type Manifest } from './run/manifest.js';
+export { defaultLogsRoot, readManifest } from './run/run-directory.js';
+export { RUN_FILES } from './run/run-files.js';

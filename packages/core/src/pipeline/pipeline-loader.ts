@@ -16,6 +16,8 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
   /** True when a graph exists and no diagnostic is an error: the pipeline may run. */
   ok: boolean;
+  /** The DOT text that was loaded (a run copies it into its directory for `resume`). */
+  source: string;
 }
 
 /** Options of {@link createPipelineLoader}. */
@@ -72,7 +74,7 @@ export function createPipelineLoader(options: PipelineLoaderOptions = {}): Pipel
       const parsed = parsePipelineSource(source, file);
       const diagnostics = parsed.diagnostics;
       let graph = parsed.graph;
-      if (!graph) return { diagnostics, ok: false };
+      if (!graph) return { diagnostics, ok: false, source };
       for (const transform of [...BUILT_IN_TRANSFORMS, ...transforms]) {
         try {
           graph = transform.apply(graph);
@@ -83,11 +85,11 @@ export function createPipelineLoader(options: PipelineLoaderOptions = {}): Pipel
             message: `transform ${transform.name} failed: ${error instanceof Error ? error.message : String(error)}`,
             ...(graph.location ? { location: graph.location } : {}),
           });
-          return { graph, diagnostics, ok: false };
+          return { graph, diagnostics, ok: false, source };
         }
       }
       for (const d of validate(graph, { extraRules: rules, knownHandlerTypes })) diagnostics.push(d);
-      return { graph, diagnostics, ok: !hasErrors(diagnostics) };
+      return { graph, diagnostics, ok: !hasErrors(diagnostics), source };
     },
     async loadFile(path) {
       let source: string;

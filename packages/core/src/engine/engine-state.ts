@@ -1,0 +1,64 @@
+import type { RunStatus } from '../run/checkpoint.js';
+import type { JournalEntry } from '../run/journal.js';
+import { isSuccess, type StageStatus } from './outcome.js';
+
+/** The engine's position in a run: everything a checkpoint holds besides the context. */
+export interface EngineState {
+  completedNodes: string[];
+  nodeRetries: Record<string, number>;
+  /** Latest outcome of every node that recorded one (SKIPPED does not), for goal gates. */
+  nodeOutcomes: Record<string, StageStatus>;
+  totalRetries: number;
+  /** The last completed node. */
+  currentNode: string | null;
+  /** The node to run next; null once the run has ended. */
+  nextNode: string | null;
+  /** Sequence number of the last journal entry applied. */
+  seq: number;
+  status: RunStatus;
+  failureReason: string | null;
+  restartedTo: string | null;
+}
+
+/** The state of a run that has not started yet. */
+export function initialState(startNode: string): EngineState {
+  return {
+    completedNodes: [],
+    nodeRetries: {},
+    nodeOutcomes: {},
+    totalRetries: 0,
+    currentNode: null,
+    nextNode: startNode,
+    seq: 0,
+    status: 'running',
+    failureReason: null,
+    restartedTo: null,
+  };
+}
+
+/**
+ * Applies one journal entry to the state: the single transition used by a
+ * live run (after appending the entry) and by resume (replaying it), so both
+ * reach the same state. Context changes are applied by the caller.
+ */
+export function applyEntry(state: EngineState, entry: JournalEntry): void {
+  state.seq = entry.seq;
+  state.completedNodes.push(entry.node);
+  state.currentNode = entry.node;
+  state.nodeRetries[entry.node] = entry.retries;
+  state.totalRetries += entry.retries;
+  if (entry.status !== 'skipped') state.nodeOutcomes[entry.node] = entry.status;
+  state.nextNode = entry.next;
+  if (entry.end) {
+    state.status = entry.end;
+    state.failureReason = entry.failure_reason ?? null;
+  }
+}
+
+/** The first goal gate whose latest outcome is not a success, if any (spec §3.4). */
+export function unsatisfiedGoalGate(goalGates: readonly string[], state: EngineState): string | undefined {
+  return goalGates.find((id) => {
+    const status = state.nodeOutcomes[id];
+    return status !== undefined && !isSuccess(status);
+  });
+}

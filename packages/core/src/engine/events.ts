@@ -1,0 +1,30 @@
+import type { StageStatus } from './outcome.js';
+
+interface Base {
+  /** ISO-8601 time the event was emitted. */
+  at: string;
+}
+
+/** Every event a run emits (spec §9.6), discriminated by a namespaced `type`. */
+export type RunEvent =
+  | (Base & { type: 'pipeline.started'; pipeline: string; logsRoot: string; resumed: boolean; startNode: string })
+  | (Base & { type: 'pipeline.completed'; status: StageStatus; durationMs: number; nodesRun: number; retries: number })
+  | (Base & { type: 'pipeline.failed'; failureReason: string; durationMs: number; nodesRun: number; retries: number })
+  | (Base & { type: 'pipeline.interrupted'; reason: string; durationMs: number; lastNode: string | null })
+  | (Base & { type: 'pipeline.restarted'; from: string; to: string; logsRoot: string })
+  | (Base & { type: 'stage.started'; nodeId: string; label: string; handlerType: string; index: number; attempt: number })
+  | (Base & { type: 'stage.completed'; nodeId: string; index: number; status: StageStatus; durationMs: number; notes?: string })
+  | (Base & { type: 'stage.failed'; nodeId: string; index: number; failureReason: string; willRetry: boolean; durationMs: number })
+  | (Base & { type: 'stage.retrying'; nodeId: string; index: number; attempt: number; delayMs: number })
+  | (Base & { type: 'edge.selected'; from: string; to: string; label: string; reason: EdgeChoiceReason })
+  | (Base & { type: 'goal_gate.unsatisfied'; nodeId: string; retryTarget: string | null })
+  | (Base & { type: 'checkpoint.saved'; nodeId: string; completedNodes: number });
+
+/** Why an edge was chosen (spec §3.3 step). */
+export type EdgeChoiceReason = 'condition' | 'preferred_label' | 'suggested_next_id' | 'weight' | 'failure_route';
+
+/** The event types. */
+export type RunEventType = RunEvent['type'];
+
+/** An event as passed to {@link emitEvent}: everything but the timestamp. */
+export type RunEventInput = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'at'> : never) : never;

@@ -1,0 +1,161 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pTimeout, { TimeoutError } from 'p-timeout';
+import type { Graph, GraphNode } from '../graph/model.js';
+import { booleanAttr, durationAttr } from '../graph/values.js';
+import { RUN_FILES } from '../run/run-files.js';
+import type { EventBus } from './event-bus.js';
+import type { Handler } from './handler.js';
+import { OutcomeSchema, StatusFileSchema, fromStatusFile, isSuccess, type Outcome } from './outcome.js';
+import { delayForAttempt, type RetryPolicy } from './retry-policy.js';
+import type { RunContext } from './run-context.js';
+
+/** Thrown out of {@link executeNode} when the run was cancelled mid-node. */
+export class Interrupted extends Error {
+  constructor() {
+    super('interrupted');
+    this.name = 'Interrupted';
+  }
+}
+
+/** Everything {@link executeNode} needs besides the node. */
+export interface ExecuteNodeOptions {
+  graph: Graph;
+  handler: Handler;
+  handlerType: string;
+  context: RunContext;
+  logsRoot: string;
+  stageDir: string;
+  workdir: string;
+  policy: RetryPolicy;
+  /** The run's signal: aborting it interrupts the node. */
+  signal: AbortSignal;
+  events: EventBus;
+  /** Index of this node in the run (0-based), for events. */
+  index: number;
+  random: () => number;
+}
+
+/** The final outcome of a node and how many retries it took. */
+export interface NodeResult {
+  outcome: Outcome;
+  retries: number;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+/** The outcome when a handler returned nothing: `status.json` in the stage dir, else auto_status, else FAIL. */
+async function outcomeFromStatusFile(node: GraphNode, stageDir: string): Promise<Outcome> {
+  let text: string | undefined;
+  try {
+    text = await readFile(join(stageDir, RUN_FILES.status), 'utf8');
+  } catch {
+    text = undefined;
+  }
+  if (text !== undefined) {
+    try {
+      const parsed = StatusFileSchema.safeParse(JSON.parse(text));
+      if (parsed.success) return fromStatusFile(parsed.data);
+      return { status: 'fail', failureReason: `status.json is invalid: ${parsed.error.issues[0]?.message ?? 'unexpected shape'}` };
+    } catch {
+      return { status: 'fail', failureReason: 'status.json is not valid JSON' };
+    }
+  }
+  if (booleanAttr(node, 'auto_status')) return { status: 'success', notes: 'auto-status: handler completed without writing status' };
+  return { status: 'fail', failureReason: 'the handler returned no outcome and wrote no status.json' };
+}
+
+/** Runs one attempt, with the node's timeout; a timeout aborts the handler's signal. */
+async function attemptOnce(node: GraphNode, options: ExecuteNodeOptions, attempt: number): Promise<Outcome> {
+  const timeoutMs = durationAttr(node, 'timeout');
+  const controller = new AbortController();
+  const signal = AbortSignal.any([options.signal, controller.signal]);
+  const work = Promise.resolve().then(() =>
+    options.handler.execute({
+      node,
+      graph: options.graph,
+      context: options.context,
+      logsRoot: options.logsRoot,
+      stageDir: options.stageDir,
+      workdir: options.workdir,
+      signal,
+      attempt,
+    }),
+  );
+  let result: Outcome | undefined;
+  try {
+    result =
+      timeoutMs === undefined
+        ? await work
+        : await pTimeout(work, { milliseconds: timeoutMs, message: `timed out after ${node.attributes.timeout}` });
+  } catch (error) {
+    if (error instanceof TimeoutError) controller.abort(error);
+    throw error;
+  }
+  if (result === undefined) return outcomeFromStatusFile(node, options.stageDir);
+  const checked = OutcomeSchema.safeParse(result);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    return { status: 'fail', failureReason: `handler returned an invalid outcome${issue?.path.length ? ` (${issue.path.join('.')})` : ''}: ${issue?.message}` };
+  }
+  return result;
+}
+
+/**
+ * Executes a node with its retry policy (spec §3.5): RETRY and FAIL outcomes
+ * and transient errors are retried while attempts remain, with backoff; a
+ * non-transient error is a FAIL at once; when retries run out, RETRY becomes
+ * PARTIAL_SUCCESS with `allow_partial=true`, else FAIL. Throws
+ * {@link Interrupted} when the run's signal aborts.
+ */
+export async function executeNode(node: GraphNode, options: ExecuteNodeOptions): Promise<NodeResult> {
+  const { policy, events, index } = options;
+  const label = node.attributes.label || node.id;
+  for (let attempt = 1; ; attempt++) {
+    const started = performance.now();
+    events.emit({ type: 'stage.started', nodeId: node.id, label, handlerType: options.handlerType, index, attempt });
+    let outcome: Outcome;
+    let retryable: boolean;
+    try {
+      outcome = await attemptOnce(node, options, attempt);
+      retryable = !isSuccess(outcome.status) && outcome.status !== 'skipped';
+    } catch (error) {
+      if (options.signal.aborted) throw new Interrupted();
+      outcome = { status: 'fail', failureReason: describe(error) };
+      retryable = policy.shouldRetry(error);
+    }
+    if (options.signal.aborted) throw new Interrupted();
+    const durationMs = performance.now() - started;
+    const retries = attempt - 1;
+    const settle = (final: Outcome): NodeResult => {
+      if (final.status === 'fail') {
+        events.emit({ type: 'stage.failed', nodeId: node.id, index, failureReason: final.failureReason ?? 'failed', willRetry: false, durationMs });
+      } else {
+        events.emit({ type: 'stage.completed', nodeId: node.id, index, status: final.status, durationMs, ...(final.notes ? { notes: final.notes } : {}) });
+      }
+      return { outcome: final, retries };
+    };
+    if (!retryable) return settle(outcome);
+    if (attempt < policy.maxAttempts) {
+      const delayMs = delayForAttempt(attempt, policy.backoff, options.random);
+      events.emit({ type: 'stage.failed', nodeId: node.id, index, failureReason: outcome.failureReason ?? outcome.status, willRetry: true, durationMs });
+      events.emit({ type: 'stage.retrying', nodeId: node.id, index, attempt: attempt + 1, delayMs });
+      try {
+        await sleep(delayMs, undefined, { signal: options.signal });
+      } catch {
+        throw new Interrupted();
+      }
+      continue;
+    }
+    if (outcome.status !== 'retry') return settle(outcome);
+    return settle(
+      booleanAttr(node, 'allow_partial')
+        ? { ...outcome, status: 'partial_success', notes: 'retries exhausted, partial accepted' }
+        : { ...outcome, status: 'fail', failureReason: outcome.failureReason ?? 'max retries exceeded' },
+    );
+  }
+}

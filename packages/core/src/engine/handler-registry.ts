@@ -1,0 +1,36 @@
+import { DEFAULT_HANDLER_TYPE, resolveHandlerType } from '../graph/handler-types.js';
+import type { GraphNode } from '../graph/model.js';
+import type { Handler } from './handler.js';
+
+/** Maps handler type strings to handlers (spec §4.2). Custom handlers register like built-ins. */
+export class HandlerRegistry {
+  private readonly handlers = new Map<string, Handler>();
+
+  /** Registers (or replaces) the handler of a type. */
+  register(type: string, handler: Handler): this {
+    this.handlers.set(type, handler);
+    return this;
+  }
+
+  /** The handler registered for a type, if any. */
+  get(type: string): Handler | undefined {
+    return this.handlers.get(type);
+  }
+
+  /** Every registered type (what the `type_known` lint rule accepts). */
+  types(): string[] {
+    return [...this.handlers.keys()];
+  }
+
+  /**
+   * The handler for a node: its explicit `type`, else its shape's type, else
+   * the default (`codergen`). Returns the type actually used with it.
+   */
+  resolve(node: GraphNode): { type: string; handler: Handler } | undefined {
+    const type = resolveHandlerType(node);
+    const handler = this.handlers.get(type);
+    if (handler) return { type, handler };
+    const fallback = this.handlers.get(DEFAULT_HANDLER_TYPE);
+    return fallback && !node.attributes.type ? { type: DEFAULT_HANDLER_TYPE, handler: fallback } : undefined;
+  }
+}

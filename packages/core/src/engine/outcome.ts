@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/** Outcome statuses, lower-case as in status files and conditions (spec §5.2). */
+export const STAGE_STATUSES = ['success', 'partial_success', 'retry', 'fail', 'skipped'] as const;
+
+/** The status of a stage's outcome. */
+export type StageStatus = (typeof STAGE_STATUSES)[number];
+
+/** A JSON value: what the context and status files may hold. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** The result of running a node's handler (spec §5.2). */
+export interface Outcome {
+  status: StageStatus;
+  /** Edge label to prefer when choosing the next edge. */
+  preferredLabel?: string;
+  /** Node ids to prefer when no label matches. */
+  suggestedNextIds?: string[];
+  /** Values merged into the run context after the node. */
+  contextUpdates?: Record<string, JsonValue>;
+  /** Human-readable summary. */
+  notes?: string;
+  /** Why the stage failed or asked for a retry. */
+  failureReason?: string;
+}
+
+/** True for `success` and `partial_success`. */
+export function isSuccess(status: StageStatus): boolean {
+  return status === 'success' || status === 'partial_success';
+}
+
+const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
+);
+
+/** `<node>/status.json` (spec Appendix C), snake_case on disk. */
+export const StatusFileSchema = z.object({
+  outcome: z.enum(STAGE_STATUSES),
+  preferred_label: z.string().optional(),
+  suggested_next_ids: z.array(z.string()).optional(),
+  context_updates: z.record(z.string(), jsonValue).optional(),
+  notes: z.string().optional(),
+  failure_reason: z.string().optional(),
+});
+
+/** The on-disk form of a status file. */
+export type StatusFile = z.infer<typeof StatusFileSchema>;
+
+/** An outcome as the status file records it. */
+export function toStatusFile(outcome: Outcome): StatusFile {
+  return {
+    outcome: outcome.status,
+    preferred_label: outcome.preferredLabel ?? '',
+    suggested_next_ids: outcome.suggestedNextIds ?? [],
+    context_updates: outcome.contextUpdates ?? {},
+    notes: outcome.notes ?? '',
+    ...(outcome.failureReason ? { failure_reason: outcome.failureReason } : {}),
+  };
+}
+
+/** An outcome read back from a status file (for example one an external agent wrote). */
+export function fromStatusFile(file: StatusFile): Outcome {
+  const outcome: Outcome = { status: file.outcome };
+  if (file.preferred_label) outcome.preferredLabel = file.preferred_label;
+  if (file.suggested_next_ids?.length) outcome.suggestedNextIds = file.suggested_next_ids;
+  if (file.context_updates && Object.keys(file.context_updates).length) outcome.contextUpdates = file.context_updates;
+  if (file.notes) outcome.notes = file.notes;
+  if (file.failure_reason) outcome.failureReason = file.failure_reason;
+  return outcome;
+}
+
+/** Checks a handler's return value; a malformed outcome becomes a FAIL naming the problem. */
+export const OutcomeSchema = z.object({
+  status: z.enum(STAGE_STATUSES),
+  preferredLabel: z.string().optional(),
+  suggestedNextIds: z.array(z.string()).optional(),
+  contextUpdates: z.record(z.string(), jsonValue).optional(),
+  notes: z.string().optional(),
+  failureReason: z.string().optional(),
+});

@@ -1,0 +1,127 @@
+import { OrchestraError } from '../errors.js';
+import type { JsonValue } from './outcome.js';
+
+/** Thrown when a context value is not plain JSON data. Code `ORCH_CONTEXT_VALUE`. */
+export class ContextValueError extends OrchestraError {
+  constructor(key: string, reason: string) {
+    super('ORCH_CONTEXT_VALUE', `context value for ${JSON.stringify(key)} ${reason}; context values must be JSON data (strings, numbers, booleans, null, arrays, plain objects)`);
+    this.name = 'ContextValueError';
+  }
+}
+
+/** Deep-copies a value, refusing anything that is not JSON data. */
+function toJson(key: string, value: unknown, seen: Set<object>): JsonValue {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new ContextValueError(key, `is ${value}, which JSON cannot hold`);
+    return value;
+  }
+  if (typeof value === 'object') {
+    if (seen.has(value)) throw new ContextValueError(key, 'contains a cycle');
+    seen.add(value);
+    try {
+      if (Array.isArray(value)) return value.map((v) => toJson(key, v, seen));
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) {
+        throw new ContextValueError(key, `is an instance of ${(value as object).constructor?.name ?? 'a class'}`);
+      }
+      const out: Record<string, JsonValue> = {};
+      for (const [k, v] of Object.entries(value)) {
+        if (v === undefined) continue;
+        out[k] = toJson(key, v, seen);
+      }
+      return out;
+    } finally {
+      seen.delete(value);
+    }
+  }
+  throw new ContextValueError(key, `is a ${typeof value}`);
+}
+
+/**
+ * The run's key-value store (spec §5.1). Values are JSON data, copied on the
+ * way in and out, so a handler can never keep a live reference into it; that
+ * is what makes checkpoints exact. Every write is also recorded until
+ * {@link RunContext.takeChanges} collects it, which is how the engine journals
+ * a step.
+ */
+export class RunContext {
+  private readonly values = new Map<string, JsonValue>();
+  private readonly logEntries: string[] = [];
+  private changes = new Map<string, JsonValue>();
+
+  constructor(initial?: Readonly<Record<string, unknown>>) {
+    if (initial) this.applyUpdates(initial);
+    this.changes = new Map();
+  }
+
+  /** Sets a key. Throws {@link ContextValueError} for functions, cycles, class instances, NaN. */
+  set(key: string, value: unknown): void {
+    const json = toJson(key, value, new Set());
+    this.values.set(key, json);
+    this.changes.set(key, json);
+  }
+
+  /** A copy of the value of `key`, or `fallback` when absent. */
+  get(key: string): JsonValue | undefined;
+  get<T extends JsonValue>(key: string, fallback: T): JsonValue | T;
+  get(key: string, fallback?: JsonValue): JsonValue | undefined {
+    const value = this.values.get(key);
+    if (value === undefined) return fallback;
+    return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+  }
+
+  /** The value as a string (objects as JSON); `fallback` when absent. */
+  getString(key: string, fallback = ''): string {
+    const value = this.values.get(key);
+    if (value === undefined || value === null) return fallback;
+    return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  }
+
+  has(key: string): boolean {
+    return this.values.has(key);
+  }
+
+  /** Merges updates (each value checked like {@link RunContext.set}). */
+  applyUpdates(updates: Readonly<Record<string, unknown>>): void {
+    for (const [key, value] of Object.entries(updates)) this.set(key, value);
+  }
+
+  /** A deep copy of every value, as a plain object. */
+  snapshot(): Record<string, JsonValue> {
+    const out: Record<string, JsonValue> = {};
+    for (const [key, value] of this.values) out[key] = typeof value === 'object' && value !== null ? structuredClone(value) : value;
+    return out;
+  }
+
+  /** An independent copy (for parallel branches), logs included. */
+  clone(): RunContext {
+    const copy = new RunContext(this.snapshot());
+    copy.logEntries.push(...this.logEntries);
+    return copy;
+  }
+
+  /** Appends a line to the run log. */
+  appendLog(entry: string): void {
+    this.logEntries.push(entry);
+  }
+
+  /** The run log. */
+  get logs(): readonly string[] {
+    return this.logEntries;
+  }
+
+  /** The keys written since the last call, with their values; resets the record. */
+  takeChanges(): Record<string, JsonValue> {
+    const out = Object.fromEntries(this.changes);
+    this.changes = new Map();
+    return out;
+  }
+
+  /** Restores a context from a snapshot and log (resume); values are trusted JSON. */
+  static restore(values: Readonly<Record<string, JsonValue>>, logs: readonly string[] = []): RunContext {
+    const context = new RunContext(values);
+    context.logEntries.push(...logs);
+    return context;
+  }
+}

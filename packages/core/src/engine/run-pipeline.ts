@@ -1,0 +1,386 @@
+import { OrchestraError } from '../errors.js';
+import { findExitNodes, findStartNodes } from '../graph/terminals.js';
+import type { Graph, GraphNode } from '../graph/model.js';
+import { booleanAttr } from '../graph/values.js';
+import { validateOrRaise } from '../lint/validate.js';
+import type { CodergenBackend } from '../handlers/codergen-backend.js';
+import { createCodergenHandler } from '../handlers/codergen-handler.js';
+import { createDefaultRegistry } from '../handlers/default-registry.js';
+import { createRunDirectory, defaultLogsRoot } from '../run/run-directory.js';
+import type { Manifest } from '../run/manifest.js';
+import type { JournalEntry } from '../run/journal.js';
+import { applyEntry, initialState, unsatisfiedGoalGate, type EngineState } from './engine-state.js';
+import { EventBus } from './event-bus.js';
+import type { RunEvent } from './events.js';
+import { executeNode, Interrupted } from './execute-node.js';
+import type { Handler } from './handler.js';
+import type { HandlerRegistry } from './handler-registry.js';
+import type { JsonValue, Outcome } from './outcome.js';
+import { buildRetryPolicy } from './retry-policy.js';
+import { RunContext } from './run-context.js';
+import { RunRecorder } from './run-recorder.js';
+import { selectEdge } from './select-edge.js';
+
+/** The orchestra version recorded in manifests. */
+export const ORCHESTRA_VERSION = '0.1.0';
+
+/** Options of {@link runPipeline} and {@link resumePipeline}. */
+export interface RunOptions {
+  /** Runs LLM stages; required when the pipeline has any (use `simulationBackend` to simulate). */
+  backend?: CodergenBackend;
+  /** Handlers to use; defaults to the built-ins (plus codergen over `backend`). */
+  registry?: HandlerRegistry;
+  /** Run directory; default `.orchestra/runs/<timestamp>-<pipeline>` under `workdir`. */
+  logsRoot?: string;
+  /** Cancels the run at a safe point: the checkpoint is kept and the run can be resumed. */
+  signal?: AbortSignal;
+  /** Called for every event. */
+  onEvent?: (event: RunEvent) => void;
+  /** An event bus to emit on (for `stream()` consumers); one is created otherwise. */
+  events?: EventBus;
+  /** Initial context values (`--set key=value`). */
+  initialContext?: Record<string, unknown>;
+  /** Directory tool commands run in; default `process.cwd()`. */
+  workdir?: string;
+  /** The pipeline's DOT text, copied into the run directory so `resume` runs the same graph. */
+  source?: string;
+  /** Where the pipeline came from, for the manifest. */
+  sourceFile?: string;
+  /** Random source for backoff jitter (tests pass a fixed one). */
+  random?: () => number;
+  /** Longest `checkpoint.json` may lag the journal during a run (default 500 ms). */
+  checkpointIntervalMs?: number;
+}
+
+/** How a run ended. */
+export interface RunResult {
+  /** `success`, `fail`, or `interrupted` (resumable). */
+  status: 'success' | 'fail' | 'interrupted';
+  /** Node ids in the order they completed. */
+  completedNodes: string[];
+  /** The final context. */
+  context: Record<string, JsonValue>;
+  /** The run directory (the last one, after `loop_restart`). */
+  logsRoot: string;
+  failureReason?: string;
+  /** Retries used across the run. */
+  retries: number;
+  durationMs: number;
+  /** True when `resumePipeline` found the run already finished and ran nothing. */
+  alreadyFinished?: boolean;
+}
+
+/** Thrown before a run starts when a node has no handler. Code `ORCH_NO_HANDLER` (or `ORCH_NO_BACKEND` for LLM stages). */
+export class MissingHandlerError extends OrchestraError {
+  constructor(code: 'ORCH_NO_HANDLER' | 'ORCH_NO_BACKEND', message: string) {
+    super(code, message);
+    this.name = 'MissingHandlerError';
+  }
+}
+
+/** Handlers and roles a run needs, resolved once before the first node. */
+interface Plan {
+  graph: Graph;
+  startNode: string;
+  exitNodes: ReadonlySet<string>;
+  goalGates: string[];
+  handlers: Map<string, { type: string; handler: Handler }>;
+}
+
+function registryFor(options: RunOptions): HandlerRegistry {
+  const registry = options.registry ?? createDefaultRegistry(options.backend ? { backend: options.backend } : {});
+  if (options.registry && options.backend && !registry.get('codergen')) registry.register('codergen', createCodergenHandler(options.backend));
+  return registry;
+}
+
+/** Validates the graph and resolves a handler for every node, refusing what cannot run. */
+function planRun(graph: Graph, registry: HandlerRegistry): Plan {
+  validateOrRaise(graph, { knownHandlerTypes: registry.types() });
+  const startNode = (findStartNodes(graph)[0] as GraphNode).id;
+  const exitNodes = new Set(findExitNodes(graph).map((n) => n.id));
+  const handlers = new Map<string, { type: string; handler: Handler }>();
+  const missingLlm: string[] = [];
+  for (const node of graph.nodes.values()) {
+    const role = node.id === startNode ? 'start' : exitNodes.has(node.id) ? 'exit' : undefined;
+    const roleHandler = role ? registry.get(role) : undefined;
+    const resolved = role && roleHandler ? { type: role, handler: roleHandler } : registry.resolve(node);
+    if (resolved) {
+      handlers.set(node.id, resolved);
+      continue;
+    }
+    const type = node.attributes.type || 'codergen';
+    if (type === 'codergen') missingLlm.push(node.id);
+    else throw new MissingHandlerError('ORCH_NO_HANDLER', `node ${node.id} has handler type ${JSON.stringify(type)}, which no registered handler runs`);
+  }
+  if (missingLlm.length > 0) {
+    throw new MissingHandlerError(
+      'ORCH_NO_BACKEND',
+      `this pipeline has LLM stages (${missingLlm.slice(0, 5).join(', ')}${missingLlm.length > 5 ? ', ...' : ''}) but no model is configured: run with --simulate to use simulated responses, or pass a CodergenBackend`,
+    );
+  }
+  const goalGates = [...graph.nodes.values()].filter((n) => booleanAttr(n, 'goal_gate')).map((n) => n.id);
+  return { graph, startNode, exitNodes, goalGates, handlers };
+}
+
+/** The retry target of a node or, failing that, the graph's (spec §3.4, §3.7), if it names a node. */
+function retryTarget(graph: Graph, node: GraphNode | undefined, includeGraph: boolean): string | undefined {
+  const candidates = [node?.attributes.retry_target, node?.attributes.fallback_retry_target];
+  if (includeGraph) candidates.push(graph.attributes.retry_target, graph.attributes.fallback_retry_target);
+  return candidates.find((id): id is string => !!id && graph.nodes.has(id));
+}
+
+interface Session {
+  plan: Plan;
+  options: RunOptions;
+  logsRoot: string;
+  context: RunContext;
+  state: EngineState;
+  events: EventBus;
+  recorder: RunRecorder;
+  started: number;
+  manifest: Manifest;
+}
+
+function openEvents(options: RunOptions): { events: EventBus; release: () => void } {
+  const events = options.events ?? new EventBus();
+  const off = options.onEvent ? events.on(options.onEvent) : () => {};
+  return {
+    events,
+    release: () => {
+      off();
+      if (!options.events) events.close();
+    },
+  };
+}
+
+function freshContext(graph: Graph, initial: Record<string, unknown> | undefined): RunContext {
+  const context = new RunContext(initial);
+  context.set('graph.goal', graph.attributes.goal ?? '');
+  context.takeChanges();
+  return context;
+}
+
+/**
+ * Runs a validated pipeline graph (spec §3) and resolves when it ends. Writes
+ * the run directory as it goes; see docs/run-directory.md. Throws before the
+ * first node when the graph has errors or a node has no handler; afterwards
+ * a failing stage fails the run, it never throws.
+ */
+export async function runPipeline(graph: Graph, options: RunOptions = {}): Promise<RunResult> {
+  const plan = planRun(graph, registryFor(options));
+  return startRun(plan, options, options.logsRoot ?? defaultLogsRoot(graph.name, options.workdir), plan.startNode, null);
+}
+
+async function startRun(plan: Plan, options: RunOptions, logsRoot: string, startAt: string, restartedFrom: string | null): Promise<RunResult> {
+  const { graph } = plan;
+  const manifest: Manifest = {
+    format: 'orchestra.run/1',
+    run_id: logsRoot.split(/[\\/]/).pop() ?? logsRoot,
+    pipeline: graph.name,
+    goal: graph.attributes.goal ?? '',
+    source_file: options.sourceFile ?? null,
+    started_at: new Date().toISOString(),
+    orchestra_version: ORCHESTRA_VERSION,
+    start_node: startAt,
+    restarted_from: restartedFrom,
+    initial_context: (options.initialContext ?? {}) as Record<string, unknown>,
+  };
+  createRunDirectory(logsRoot, manifest, options.source);
+  const context = freshContext(graph, options.initialContext);
+  const state = initialState(startAt);
+  const { events, release } = openEvents(options);
+  const recorder = new RunRecorder(logsRoot, events, options.checkpointIntervalMs);
+  recorder.checkpoint(state, context, true);
+  events.emit({ type: 'pipeline.started', pipeline: graph.name, logsRoot, resumed: false, startNode: startAt });
+  try {
+    return await drive({ plan, options, logsRoot, context, state, events, recorder, started: performance.now(), manifest });
+  } finally {
+    recorder.close();
+    release();
+  }
+}
+
+/** The result of a session in its current state. */
+function resultOf(session: Session, status: RunResult['status']): RunResult {
+  const { state } = session;
+  return {
+    status,
+    completedNodes: [...state.completedNodes],
+    context: session.context.snapshot(),
+    logsRoot: session.logsRoot,
+    ...(state.failureReason ? { failureReason: state.failureReason } : {}),
+    retries: state.totalRetries,
+    durationMs: performance.now() - session.started,
+  };
+}
+
+function finish(session: Session, status: 'completed' | 'failed', failureReason: string | null): RunResult {
+  const { state, events } = session;
+  state.status = status;
+  state.nextNode = null;
+  state.failureReason = failureReason;
+  session.recorder.checkpoint(state, session.context, true);
+  const durationMs = performance.now() - session.started;
+  const nodesRun = state.completedNodes.length;
+  if (status === 'completed') {
+    events.emit({ type: 'pipeline.completed', status: 'success', durationMs, nodesRun, retries: state.totalRetries });
+    return resultOf(session, 'success');
+  }
+  events.emit({ type: 'pipeline.failed', failureReason: failureReason ?? 'failed', durationMs, nodesRun, retries: state.totalRetries });
+  return resultOf(session, 'fail');
+}
+
+function interrupt(session: Session, reason: string): RunResult {
+  const { state } = session;
+  state.status = 'interrupted';
+  session.recorder.checkpoint(state, session.context, true);
+  session.events.emit({ type: 'pipeline.interrupted', reason, durationMs: performance.now() - session.started, lastNode: state.currentNode });
+  return resultOf(session, 'interrupted');
+}
+
+function abortReason(signal: AbortSignal | undefined): string {
+  const reason: unknown = signal?.reason;
+  if (typeof reason === 'string') return reason;
+  if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
+  return 'cancelled';
+}
+
+/** The engine loop (spec §3.2), from `state.nextNode` until the run ends or is interrupted. */
+async function drive(session: Session): Promise<RunResult> {
+  const { plan, options, context, state, events, recorder } = session;
+  const { graph } = plan;
+  const signal = options.signal ?? new AbortController().signal;
+  const random = options.random ?? Math.random;
+  const workdir = options.workdir ?? process.cwd();
+
+  while (state.nextNode !== null) {
+    if (signal.aborted) return interrupt(session, abortReason(signal));
+    const node = graph.nodes.get(state.nextNode);
+    if (!node) return finish(session, 'failed', `node ${state.nextNode} does not exist`);
+    const isExit = plan.exitNodes.has(node.id);
+
+    if (isExit) {
+      const gate = unsatisfiedGoalGate(plan.goalGates, state);
+      if (gate !== undefined) {
+        const target = retryTarget(graph, graph.nodes.get(gate), true);
+        events.emit({ type: 'goal_gate.unsatisfied', nodeId: gate, retryTarget: target ?? null });
+        if (target === undefined) return finish(session, 'failed', `goal gate ${gate} is unsatisfied and there is no retry target`);
+        state.nextNode = target;
+        continue;
+      }
+    }
+
+    context.set('current_node', node.id);
+    const { type, handler } = plan.handlers.get(node.id) as { type: string; handler: Handler };
+    const stageDir = recorder.stageDir(node.id);
+    let outcome: Outcome;
+    let retries: number;
+    try {
+      ({ outcome, retries } = await executeNode(node, {
+        graph,
+        handler,
+        handlerType: type,
+        context,
+        logsRoot: session.logsRoot,
+        stageDir,
+        workdir,
+        policy: buildRetryPolicy(node, graph),
+        signal,
+        events,
+        index: state.completedNodes.length,
+        random,
+      }));
+    } catch (error) {
+      if (error instanceof Interrupted) {
+        context.takeChanges(); // the node did not complete: nothing of it is recorded
+        return interrupt(session, abortReason(signal));
+      }
+      throw error;
+    }
+
+    if (outcome.contextUpdates) context.applyUpdates(outcome.contextUpdates);
+    if (outcome.status !== 'skipped') {
+      context.set('outcome', outcome.status);
+      if (outcome.preferredLabel) context.set('preferred_label', outcome.preferredLabel);
+    }
+    context.set(`internal.retry_count.${node.id}`, retries);
+    recorder.writeStatus(stageDir, outcome);
+
+    let next: string | null = null;
+    let end: JournalEntry['end'];
+    let failureReason: string | undefined;
+    let restartAt: string | undefined;
+    if (isExit) {
+      end = 'completed';
+    } else {
+      const failed = outcome.status === 'fail';
+      const choice = selectEdge(graph, node.id, outcome, context, failed);
+      const target = choice ? undefined : failed ? retryTarget(graph, node, false) : undefined;
+      if (choice) {
+        next = choice.edge.to;
+        events.emit({ type: 'edge.selected', from: node.id, to: next, label: choice.edge.attributes.label ?? '', reason: choice.reason });
+        if (booleanAttr(choice.edge, 'loop_restart')) {
+          restartAt = next;
+          end = 'restarted';
+        }
+      } else if (target !== undefined) {
+        next = target;
+        events.emit({ type: 'edge.selected', from: node.id, to: next, label: '', reason: 'failure_route' });
+      } else if (failed) {
+        end = 'failed';
+        failureReason = `${node.id} failed: ${outcome.failureReason ?? 'no reason given'}`;
+      } else {
+        end = 'completed';
+      }
+    }
+
+    const entry: JournalEntry = {
+      seq: state.seq + 1,
+      node: node.id,
+      status: outcome.status,
+      retries,
+      context: context.takeChanges(),
+      next,
+      ...(end ? { end } : {}),
+      ...(failureReason ? { failure_reason: failureReason } : {}),
+    };
+    recorder.appendJournal(entry);
+    applyEntry(state, entry);
+    events.emit({ type: 'checkpoint.saved', nodeId: node.id, completedNodes: state.completedNodes.length });
+
+    if (restartAt !== undefined) return restart(session, restartAt);
+    if (end === 'completed' || end === 'failed') return finish(session, end, failureReason ?? null);
+    recorder.checkpoint(state, context);
+  }
+  return finish(session, 'completed', null);
+}
+
+/** `loop_restart` (spec §2.7): end this run and start a fresh one, in a new directory, at `target`. */
+async function restart(session: Session, target: string): Promise<RunResult> {
+  const { state } = session;
+  const match = /^(.*)-restart-(\d+)$/.exec(session.logsRoot);
+  const next = match ? `${match[1]}-restart-${Number(match[2]) + 1}` : `${session.logsRoot}-restart-1`;
+  state.status = 'restarted';
+  state.restartedTo = next;
+  session.recorder.checkpoint(state, session.context, true);
+  session.events.emit({ type: 'pipeline.restarted', from: state.currentNode ?? '', to: target, logsRoot: next });
+  session.recorder.close();
+  return startRun(session.plan, session.options, next, target, session.logsRoot);
+}
+
+/** Resumes a session restored from disk (see resume-pipeline.ts). */
+export async function continueSession(session: Omit<Session, 'events' | 'recorder' | 'started'>): Promise<RunResult> {
+  const { events, release } = openEvents(session.options);
+  const recorder = new RunRecorder(session.logsRoot, events, session.options.checkpointIntervalMs);
+  session.state.status = 'running';
+  recorder.checkpoint(session.state, session.context, true);
+  events.emit({ type: 'pipeline.started', pipeline: session.plan.graph.name, logsRoot: session.logsRoot, resumed: true, startNode: session.state.nextNode ?? '' });
+  try {
+    return await drive({ ...session, events, recorder, started: performance.now() });
+  } finally {
+    recorder.close();
+    release();
+  }
+}
+
+export { planRun, registryFor };

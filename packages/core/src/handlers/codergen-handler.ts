@@ -1,0 +1,32 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Handler } from '../engine/handler.js';
+import type { Outcome } from '../engine/outcome.js';
+import type { CodergenBackend } from './codergen-backend.js';
+import { composePrompt } from './compose-prompt.js';
+
+/** How much of a response goes into the context as `last_response`. */
+export const LAST_RESPONSE_LENGTH = 200;
+
+/**
+ * The LLM stage handler (spec §4.5): composes the prompt, writes `prompt.md`,
+ * calls the backend, writes `response.md`, and succeeds with `last_stage` and
+ * `last_response` in the context (unless the backend returned an outcome).
+ */
+export function createCodergenHandler(backend: CodergenBackend): Handler {
+  return {
+    async execute({ node, graph, context, stageDir, signal }) {
+      const prompt = composePrompt(node, graph);
+      await writeFile(join(stageDir, 'prompt.md'), prompt);
+      const result = await backend.run({ node, prompt, context, signal });
+      if (typeof result !== 'string') return result;
+      await writeFile(join(stageDir, 'response.md'), result);
+      const outcome: Outcome = {
+        status: 'success',
+        notes: `Stage completed: ${node.id}`,
+        contextUpdates: { last_stage: node.id, last_response: result.slice(0, LAST_RESPONSE_LENGTH) },
+      };
+      return outcome;
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { STAGE_STATUSES, type JsonValue } from '../engine/outcome.js';
+import { RUN_FILES } from './run-files.js';
+
+/**
+ * One line of `journal.jsonl`: a node finished. Appended and flushed to disk
+ * after every node, so the durable state costs one small write per node
+ * whatever the run's length. Resume replays the lines after the checkpoint.
+ */
+export const JournalEntrySchema = z.object({
+  seq: z.number().int().positive(),
+  node: z.string(),
+  status: z.enum(STAGE_STATUSES),
+  /** Retries the node used this time. */
+  retries: z.number().int().nonnegative(),
+  /** Context keys written while the node ran and was recorded, with their values. */
+  context: z.record(z.string(), z.unknown()) as unknown as z.ZodType<Record<string, JsonValue>>,
+  /** The node to run next; null when the run ended here. */
+  next: z.string().nullable(),
+  /** Set on the last entry of a run that ended: how it ended. */
+  end: z.enum(['completed', 'failed', 'restarted']).optional(),
+  failure_reason: z.string().optional(),
+});
+
+/** A journal line. */
+export type JournalEntry = z.infer<typeof JournalEntrySchema>;
+
+/**
+ * The journal's entries in order. A last line cut short by a crash (no
+ * newline, or not valid JSON) is dropped: its node simply runs again. A bad
+ * line anywhere else means the file was damaged; reading stops there and the
+ * problem is reported.
+ */
+export function readJournal(logsRoot: string): { entries: JournalEntry[]; problem?: string } {
+  let text: string;
+  try {
+    text = readFileSync(join(logsRoot, RUN_FILES.journal), 'utf8');
+  } catch {
+    return { entries: [] };
+  }
+  // The piece after the last newline is '' (clean end) or a line torn by a crash: drop it.
+  const complete = text.split('\n').slice(0, -1);
+  const entries: JournalEntry[] = [];
+  for (let i = 0; i < complete.length; i++) {
+    let parsed: JournalEntry | undefined;
+    try {
+      const result = JournalEntrySchema.safeParse(JSON.parse(complete[i] as string));
+      if (result.success) parsed = result.data;
+    } catch {
+      // handled below
+    }
+    if (!parsed) return { entries, problem: `journal.jsonl line ${i + 1} is damaged; replay stopped before it` };
+    entries.push(parsed);
+  }
+  return { entries };
+}
