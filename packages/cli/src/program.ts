@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { resumeCommand, runCommand } from './commands/run.js';
 import { validateCommand } from './commands/validate.js';
 import { ExitCode } from './exit-codes.js';
 import { processIO, type CliIO } from './io.js';
@@ -32,6 +33,31 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     io.stderr(program.helpInformation());
     return ExitCode.usage;
   }
+  const live = process.stderr.isTTY === true && !process.env.CI;
+  program
+    .command('run')
+    .description('run a pipeline')
+    .argument('<file>', 'pipeline .dot file')
+    .option('--simulate', 'run without an LLM: LLM stages return simulated responses')
+    .option('--logs-dir <dir>', 'run directory (default .orchestra/runs/<timestamp>-<pipeline>)')
+    .option('--set <key=value>', 'initial context value (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--quiet', 'print only the summary and errors')
+    .option('--json', 'print events as JSON lines')
+    .action(async (file: string, options: { simulate?: boolean; logsDir?: string; set: string[]; quiet?: boolean; json?: boolean }) => {
+      exitCode = await runCommand(file, { ...options, live }, io);
+    });
+
+  program
+    .command('resume')
+    .description('continue an interrupted or crashed run from its checkpoint')
+    .argument('<logs-dir>', 'the run directory')
+    .option('--simulate', 'run without an LLM: LLM stages return simulated responses')
+    .option('--quiet', 'print only the summary and errors')
+    .option('--json', 'print events as JSON lines')
+    .action(async (logsDir: string, options: { simulate?: boolean; quiet?: boolean; json?: boolean }) => {
+      exitCode = await resumeCommand(logsDir, { ...options, live }, io);
+    });
+
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;

@@ -1,0 +1,130 @@
+import { resolve } from 'node:path';
+import {
+  OrchestraError,
+  ValidationError,
+  loadPipelineFile,
+  resumePipeline,
+  runPipeline,
+  simulationBackend,
+  sortDiagnostics,
+  type RunResult,
+} from '@orchestra/core';
+import { ExitCode } from '../exit-codes.js';
+import { formatDiagnostic } from '../format-diagnostics.js';
+import { abortOnSignals } from '../interrupt.js';
+import type { CliIO } from '../io.js';
+import { createRunRenderer, type RenderMode } from '../render/run-renderer.js';
+
+/** Flags shared by `run` and `resume`. */
+export interface RunFlags {
+  simulate?: boolean;
+  quiet?: boolean;
+  json?: boolean;
+  /** Show a live indicator (the CLI passes whether stderr is a terminal). */
+  live?: boolean;
+}
+
+/** Flags of `run` only. */
+export interface RunCommandFlags extends RunFlags {
+  logsDir?: string;
+  set?: string[];
+}
+
+/** Parses `--set key=value` pairs; returns an error message for a malformed one. */
+export function parseSets(pairs: readonly string[]): Record<string, string> | string {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) return `--set expects key=value, got ${JSON.stringify(pair)}`;
+    out[pair.slice(0, eq).trim()] = pair.slice(eq + 1);
+  }
+  return out;
+}
+
+function modeOf(flags: RunFlags): RenderMode {
+  return flags.json ? 'json' : flags.quiet ? 'quiet' : 'normal';
+}
+
+function exitCodeOf(result: RunResult): number {
+  if (result.status === 'success') return ExitCode.ok;
+  if (result.status === 'interrupted') return ExitCode.interrupted;
+  return ExitCode.failed;
+}
+
+/** Runs `work` with Ctrl-C handling and the renderer; maps errors to exit codes. */
+async function execute(io: CliIO, flags: RunFlags, work: (signal: AbortSignal, onEvent: ReturnType<typeof createRunRenderer>['onEvent']) => Promise<RunResult>): Promise<number> {
+  const renderer = createRunRenderer(io, { mode: modeOf(flags), live: flags.live === true && modeOf(flags) === 'normal' });
+  const interrupt = abortOnSignals(() => {
+    renderer.stop();
+    io.stderr('orchestra: interrupted again; exiting without waiting\n');
+    process.exit(ExitCode.interrupted);
+  });
+  try {
+    const result = await work(interrupt.signal, renderer.onEvent);
+    renderer.summary(result);
+    if (result.status === 'interrupted') {
+      io.stderr(`orchestra: interrupted; the checkpoint is saved. Continue with:\n  orchestra resume ${result.logsRoot}\n`);
+    }
+    return exitCodeOf(result);
+  } catch (error) {
+    renderer.stop();
+    if (error instanceof ValidationError) {
+      for (const d of sortDiagnostics(error.diagnostics)) io.stderr(`${formatDiagnostic(d, d.location?.file ?? '<pipeline>')}\n`);
+      return ExitCode.failed;
+    }
+    if (error instanceof OrchestraError) {
+      io.stderr(`orchestra: ${error.message}\n`);
+      return ExitCode.usage;
+    }
+    throw error;
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+/** `orchestra run <file>`: loads, validates and runs a pipeline. */
+export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO): Promise<number> {
+  const sets = parseSets(flags.set ?? []);
+  if (typeof sets === 'string') {
+    io.stderr(`orchestra: ${sets}\n`);
+    return ExitCode.usage;
+  }
+  let loaded;
+  try {
+    loaded = await loadPipelineFile(file);
+  } catch (error) {
+    if (error instanceof OrchestraError) {
+      io.stderr(`orchestra: ${error.message}\n`);
+      return ExitCode.usage;
+    }
+    throw error;
+  }
+  const diagnostics = sortDiagnostics(loaded.diagnostics);
+  if (!loaded.ok || !loaded.graph) {
+    for (const d of diagnostics) io.stderr(`${formatDiagnostic(d, file)}\n`);
+    io.stderr(`orchestra: ${file} is not a valid pipeline; nothing was run\n`);
+    return ExitCode.failed;
+  }
+  if (!flags.quiet && !flags.json) for (const d of diagnostics) io.stderr(`${formatDiagnostic(d, file)}\n`);
+  const graph = loaded.graph;
+  return execute(io, flags, (signal, onEvent) =>
+    runPipeline(graph, {
+      ...(flags.simulate ? { backend: simulationBackend } : {}),
+      ...(flags.logsDir ? { logsRoot: resolve(flags.logsDir) } : {}),
+      initialContext: sets,
+      source: loaded.source,
+      sourceFile: resolve(file),
+      signal,
+      onEvent,
+    }),
+  );
+}
+
+/** `orchestra resume <logs-dir>`: continues a run from its checkpoint. */
+export async function resumeCommand(logsDir: string, flags: RunFlags, io: CliIO): Promise<number> {
+  return execute(io, flags, async (signal, onEvent) => {
+    const result = await resumePipeline(resolve(logsDir), { ...(flags.simulate ? { backend: simulationBackend } : {}), signal, onEvent });
+    if (result.alreadyFinished && !flags.json) io.stdout(`orchestra: this run already ended (${result.status}); nothing to resume\n`);
+    return result;
+  });
+}

@@ -1,0 +1,100 @@
+import type { RunEvent, RunResult } from '@orchestra/core';
+import type { CliIO } from '../io.js';
+import { formatDuration } from './format-duration.js';
+
+/** How the run is shown: a line per stage, only the summary, or JSON events. */
+export type RenderMode = 'normal' | 'quiet' | 'json';
+
+/** Options of {@link createRunRenderer}. */
+export interface RunRendererOptions {
+  mode: RenderMode;
+  /** Show a live "running" line (only on a terminal). */
+  live: boolean;
+}
+
+const SPIN = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/**
+ * Turns run events into terminal output: one line per finished stage with its
+ * status and duration, a live indicator while a stage runs (terminals only),
+ * retries and failures as they happen. `quiet` prints nothing per stage;
+ * `json` prints every event as one JSON line on stdout.
+ */
+export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
+  let live: { timer: NodeJS.Timeout; nodeId: string; since: number; frame: number } | undefined;
+  const width = 24;
+
+  const clearLive = () => {
+    if (!live) return;
+    clearInterval(live.timer);
+    io.stderr('\r\x1b[2K');
+    live = undefined;
+  };
+  const drawLive = () => {
+    if (!live) return;
+    live.frame = (live.frame + 1) % SPIN.length;
+    io.stderr(`\r\x1b[2K  ${SPIN[live.frame]} ${live.nodeId.padEnd(width)} ${formatDuration(performance.now() - live.since)}`);
+  };
+
+  const onEvent = (event: RunEvent): void => {
+    if (options.mode === 'json') {
+      io.stdout(`${JSON.stringify(event)}\n`);
+      return;
+    }
+    if (options.mode === 'quiet') return;
+    switch (event.type) {
+      case 'pipeline.started':
+        io.stdout(`${event.resumed ? 'Resuming' : 'Running'} ${event.pipeline || 'pipeline'} (${event.logsRoot})\n`);
+        break;
+      case 'stage.started':
+        if (options.live) {
+          clearLive();
+          live = { timer: setInterval(drawLive, 100), nodeId: event.nodeId, since: performance.now(), frame: 0 };
+          live.timer.unref();
+          drawLive();
+        }
+        break;
+      case 'stage.completed': {
+        clearLive();
+        const mark = event.status === 'success' ? '✓' : event.status === 'skipped' ? '-' : '~';
+        const note = event.status === 'success' ? '' : `  ${event.status}`;
+        io.stdout(`  ${mark} ${event.nodeId.padEnd(width)} ${formatDuration(event.durationMs).padStart(7)}${note}\n`);
+        break;
+      }
+      case 'stage.failed':
+        clearLive();
+        io.stdout(`  ✗ ${event.nodeId.padEnd(width)} ${formatDuration(event.durationMs).padStart(7)}  ${event.willRetry ? 'failed, will retry' : 'failed'}: ${firstLine(event.failureReason)}\n`);
+        break;
+      case 'stage.retrying':
+        io.stdout(`    retrying ${event.nodeId} (attempt ${event.attempt}) in ${formatDuration(event.delayMs)}\n`);
+        break;
+      case 'goal_gate.unsatisfied':
+        io.stdout(`  ! goal gate ${event.nodeId} is not satisfied${event.retryTarget ? `; going back to ${event.retryTarget}` : ''}\n`);
+        break;
+      case 'pipeline.restarted':
+        io.stdout(`  ↻ loop restart at ${event.to} in ${event.logsRoot}\n`);
+        break;
+      default:
+        break;
+    }
+  };
+
+  /** Prints the final summary (always, also in quiet mode; not in JSON mode). */
+  const summary = (result: RunResult): void => {
+    clearLive();
+    if (options.mode === 'json') return;
+    const head = result.status === 'success' ? '✔ success' : result.status === 'interrupted' ? '■ interrupted' : '✘ failed';
+    io.stdout(
+      `${head}: ${result.completedNodes.length} node${result.completedNodes.length === 1 ? '' : 's'} run, ${result.retries} retr${result.retries === 1 ? 'y' : 'ies'}, ${formatDuration(result.durationMs)}\n`,
+    );
+    if (result.failureReason) io.stdout(`  reason: ${result.failureReason}\n`);
+    io.stdout(`  run directory: ${result.logsRoot}\n`);
+  };
+
+  return { onEvent, summary, stop: clearLive };
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n').find((l) => l.trim()) ?? text;
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+}
