@@ -72,8 +72,8 @@ async function outcomeFromStatusFile(node: GraphNode, stageDir: string): Promise
 /** Runs one attempt, with the node's timeout; a timeout aborts the handler's signal. */
 async function attemptOnce(node: GraphNode, options: ExecuteNodeOptions, attempt: number): Promise<Outcome> {
   const timeoutMs = durationAttr(node, 'timeout');
-  const controller = new AbortController();
-  const signal = AbortSignal.any([options.signal, controller.signal]);
+  const controller = timeoutMs === undefined ? undefined : new AbortController();
+  const signal = controller ? AbortSignal.any([options.signal, controller.signal]) : options.signal;
   const work = Promise.resolve().then(() =>
     options.handler.execute({
       node,
@@ -93,7 +93,7 @@ async function attemptOnce(node: GraphNode, options: ExecuteNodeOptions, attempt
         ? await work
         : await pTimeout(work, { milliseconds: timeoutMs, message: `timed out after ${node.attributes.timeout}` });
   } catch (error) {
-    if (error instanceof TimeoutError) controller.abort(error);
+    if (error instanceof TimeoutError) controller?.abort(error);
     throw error;
   }
   if (result === undefined) return outcomeFromStatusFile(node, options.stageDir);

@@ -50,6 +50,12 @@ export interface RunOptions {
   random?: () => number;
   /** Longest `checkpoint.json` may lag the journal during a run (default 500 ms). */
   checkpointIntervalMs?: number;
+  /**
+   * Flush the journal to disk after every node, not only with each checkpoint.
+   * Without it a killed process still loses nothing; with it, neither does a
+   * power loss. Costs about one disk flush per node.
+   */
+  syncEveryNode?: boolean;
 }
 
 /** How a run ended. */
@@ -189,7 +195,7 @@ async function startRun(plan: Plan, options: RunOptions, logsRoot: string, start
   const context = freshContext(graph, options.initialContext);
   const state = initialState(startAt);
   const { events, release } = openEvents(options);
-  const recorder = new RunRecorder(logsRoot, events, options.checkpointIntervalMs);
+  const recorder = new RunRecorder(logsRoot, events, options.checkpointIntervalMs, options.syncEveryNode);
   recorder.checkpoint(state, context, true);
   events.emit({ type: 'pipeline.started', pipeline: graph.name, logsRoot, resumed: false, startNode: startAt });
   try {
@@ -303,7 +309,9 @@ async function drive(session: Session): Promise<RunResult> {
       context.set('outcome', outcome.status);
       if (outcome.preferredLabel) context.set('preferred_label', outcome.preferredLabel);
     }
-    context.set(`internal.retry_count.${node.id}`, retries);
+    // Only nodes that retried get a counter: a key per node would grow every checkpoint with the run.
+    const retryKey = `internal.retry_count.${node.id}`;
+    if (retries > 0 || context.has(retryKey)) context.set(retryKey, retries);
     recorder.writeStatus(stageDir, outcome);
 
     let next: string | null = null;
@@ -371,7 +379,7 @@ async function restart(session: Session, target: string): Promise<RunResult> {
 /** Resumes a session restored from disk (see resume-pipeline.ts). */
 export async function continueSession(session: Omit<Session, 'events' | 'recorder' | 'started'>): Promise<RunResult> {
   const { events, release } = openEvents(session.options);
-  const recorder = new RunRecorder(session.logsRoot, events, session.options.checkpointIntervalMs);
+  const recorder = new RunRecorder(session.logsRoot, events, session.options.checkpointIntervalMs, session.options.syncEveryNode);
   session.state.status = 'running';
   recorder.checkpoint(session.state, session.context, true);
   events.emit({ type: 'pipeline.started', pipeline: session.plan.graph.name, logsRoot: session.logsRoot, resumed: true, startNode: session.state.nextNode ?? '' });

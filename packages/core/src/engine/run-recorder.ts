@@ -10,30 +10,45 @@ import type { RunContext } from './run-context.js';
 
 /**
  * Writes a run's durable state: `events.jsonl` (every event), `journal.jsonl`
- * (one flushed line per node: the crash-safe record), `<node>/status.json`,
+ * (one line per completed node: the crash-safe record), `<node>/status.json`,
  * and `checkpoint.json`, rewritten atomically at most every
  * {@link CHECKPOINT_INTERVAL_MS} during the run and at every stop.
+ *
+ * A journal line is written before the run moves on, so a killed process
+ * (SIGKILL, OOM) loses nothing. The journal is flushed to disk with every
+ * checkpoint; with `syncEveryNode` after every line too (about 150 µs a node
+ * here), which also makes each node survive a power loss.
  */
 export class RunRecorder {
   private readonly journal: LineAppender;
   private readonly eventLog: LineAppender;
   private readonly unsubscribe: () => void;
   private lastCheckpoint = 0;
+  /** Event lines not yet written: flushed with each journal entry, checkpoint and close (one write per node). */
+  private pendingEvents: string[] = [];
 
   constructor(
     readonly logsRoot: string,
     events: EventBus,
     private readonly intervalMs = CHECKPOINT_INTERVAL_MS,
+    syncEveryNode = false,
   ) {
-    this.journal = new LineAppender(join(logsRoot, RUN_FILES.journal), true);
-    this.eventLog = new LineAppender(join(logsRoot, RUN_FILES.events), false);
-    this.unsubscribe = events.on((event) => this.eventLog.append(JSON.stringify(event)));
+    this.journal = new LineAppender(join(logsRoot, RUN_FILES.journal), syncEveryNode);
+    this.eventLog = new LineAppender(join(logsRoot, RUN_FILES.events));
+    this.unsubscribe = events.on((event) => {
+      this.pendingEvents.push(JSON.stringify(event));
+      if (event.type.startsWith('pipeline.')) this.flushEvents();
+    });
   }
 
   /** Creates the node's stage directory; returns its path. */
   stageDir(nodeId: string): string {
     const dir = stageDirectory(this.logsRoot, nodeId);
-    mkdirSync(dir, { recursive: true });
+    try {
+      mkdirSync(dir); // one system call; the run directory itself already exists
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
     return dir;
   }
 
@@ -42,15 +57,26 @@ export class RunRecorder {
     writeFileSync(join(stageDir, RUN_FILES.status), `${JSON.stringify(toStatusFile(outcome), null, 2)}\n`);
   }
 
-  /** Appends a node's journal entry and returns once it is on disk. */
+  /** Appends a node's journal entry (in the kernel's cache on return; on disk with `syncEveryNode`). */
   appendJournal(entry: JournalEntry): void {
     this.journal.append(JSON.stringify(entry));
+    this.flushEvents();
+  }
+
+  /** Writes buffered event lines to `events.jsonl`. */
+  flushEvents(): void {
+    if (this.pendingEvents.length === 0) return;
+    this.eventLog.append(this.pendingEvents.join('\n'));
+    this.pendingEvents = [];
   }
 
   /** Rewrites `checkpoint.json` if the interval has passed (or `force`); returns whether it did. */
   checkpoint(state: EngineState, context: RunContext, force = false): boolean {
     const now = performance.now();
     if (!force && now - this.lastCheckpoint < this.intervalMs) return false;
+    this.flushEvents();
+    this.journal.sync();
+    this.eventLog.sync();
     writeCheckpoint(this.logsRoot, checkpointOf(state, context));
     this.lastCheckpoint = now;
     return true;
@@ -58,6 +84,7 @@ export class RunRecorder {
 
   /** Stops recording events and closes the files. */
   close(): void {
+    this.flushEvents();
     this.unsubscribe();
     this.journal.close();
     this.eventLog.close();

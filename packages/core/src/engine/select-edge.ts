@@ -15,6 +15,22 @@ export interface EdgeChoice {
 }
 
 const parsedConditions = new WeakMap<GraphEdge, Condition | null>();
+const outgoingIndex = new WeakMap<Graph, Map<string, GraphEdge[]>>();
+
+/** Outgoing edges of a node in declaration order, from an index built once per graph. */
+function outgoing(graph: Graph, nodeId: string): readonly GraphEdge[] {
+  let index = outgoingIndex.get(graph);
+  if (!index) {
+    index = new Map();
+    for (const e of graph.edges) {
+      const list = index.get(e.from);
+      if (list) list.push(e);
+      else index.set(e.from, [e]);
+    }
+    outgoingIndex.set(graph, index);
+  }
+  return index.get(nodeId) ?? [];
+}
 
 /** The edge's parsed condition; undefined when it has none, null when it does not parse. */
 function conditionOf(edge: GraphEdge): Condition | null | undefined {
@@ -58,7 +74,7 @@ function best(edges: readonly GraphEdge[]): GraphEdge {
  * count: a failure never falls through to an unconditional edge.
  */
 export function selectEdge(graph: Graph, nodeId: string, outcome: Outcome, context: RunContext, failed = false): EdgeChoice | undefined {
-  const edges = graph.edges.filter((e) => e.from === nodeId);
+  const edges = outgoing(graph, nodeId);
   if (edges.length === 0) return undefined;
   const matched = edges.filter((e) => conditionHolds(e, outcome, context));
   if (matched.length > 0) return { edge: best(matched), reason: 'condition' };

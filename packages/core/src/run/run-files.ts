@@ -39,22 +39,32 @@ export function writeJson(path: string, value: unknown, dir?: string): void {
   writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** An append-only line file kept open: one `write` per line, optionally flushed to disk. */
+/**
+ * An append-only line file kept open: one `write` per line. A written line is
+ * in the kernel's cache at once, so it survives the process being killed;
+ * {@link LineAppender.sync} (or `syncEachLine`) also puts it on disk, which is
+ * what survives a power loss.
+ */
 export class LineAppender {
   private fd: number | undefined;
 
   constructor(
     readonly path: string,
-    private readonly durable: boolean,
+    private readonly syncEachLine = false,
   ) {
     this.fd = openSync(path, 'a');
   }
 
-  /** Appends one line (a newline is added). With `durable`, returns once it is on disk. */
+  /** Appends one line (a newline is added). */
   append(line: string): void {
     if (this.fd === undefined) throw new Error(`${this.path} is closed`);
     writeSync(this.fd, `${line}\n`);
-    if (this.durable) fsyncSync(this.fd);
+    if (this.syncEachLine) fsyncSync(this.fd);
+  }
+
+  /** Flushes what was appended to disk. */
+  sync(): void {
+    if (this.fd !== undefined) fsyncSync(this.fd);
   }
 
   close(): void {
