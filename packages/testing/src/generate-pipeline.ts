@@ -42,3 +42,16 @@ export function generatePipeline(options: GeneratePipelineOptions): string {
   lines.push(`  s${nodes - 1} -> exit`, '}', '');
   return lines.join('\n');
 }
+
+/**
+ * A linear pipeline of `nodes` LLM stages (`start -> s0 -> ... -> exit`), one
+ * edge per statement: the shape the engine benchmark runs in simulation.
+ */
+export function generateLinearPipeline(nodes: number): string {
+  const lines = [`digraph Linear${nodes} {`, '  graph [goal="Measure the engine"]', '  start [shape=Mdiamond]', '  exit [shape=Msquare]'];
+  for (let i = 0; i < nodes; i++) lines.push(`  s${i} [label="Stage ${i}", prompt="Do step ${i} of $goal"]`);
+  lines.push('  start -> s0');
+  for (let i = 0; i + 1 < nodes; i++) lines.push(`  s${i} -> s${i + 1}`);
+  lines.push(`  s${nodes - 1} -> exit`, '}', '');
+  return lines.join('\n');
+}

@@ -3,4 +3,4 @@
  * @packageDocumentation
  */
 export { FIXTURES_DIR, fixturePath, readFixture } from './fixtures.js';
-export { generatePipeline, type GeneratePipelineOptions } from './generate-pipeline.js';
+export { generateLinearPipeline, generatePipeline, type GeneratePipelineOptions } from './generate-pipeline.js';
