@@ -52,6 +52,7 @@ export function applyEntry(state: EngineState, entry: JournalEntry): void {
   if (entry.end) {
     state.status = entry.end;
     state.failureReason = entry.failure_reason ?? null;
+    state.restartedTo = entry.restarted_to ?? null;
   }
 }
 

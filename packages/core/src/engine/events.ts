@@ -18,7 +18,8 @@ export type RunEvent =
   | (Base & { type: 'stage.retrying'; nodeId: string; index: number; attempt: number; delayMs: number })
   | (Base & { type: 'edge.selected'; from: string; to: string; label: string; reason: EdgeChoiceReason })
   | (Base & { type: 'goal_gate.unsatisfied'; nodeId: string; retryTarget: string | null })
-  | (Base & { type: 'checkpoint.saved'; nodeId: string; completedNodes: number });
+  /** The node's result is durable (journal); `file` tells whether checkpoint.json was rewritten too. */
+  | (Base & { type: 'checkpoint.saved'; nodeId: string; completedNodes: number; file: boolean });
 
 /** Why an edge was chosen (spec §3.3 step). */
 export type EdgeChoiceReason = 'condition' | 'preferred_label' | 'suggested_next_id' | 'weight' | 'failure_route';

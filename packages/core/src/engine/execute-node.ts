@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,6 +28,8 @@ export interface ExecuteNodeOptions {
   context: RunContext;
   logsRoot: string;
   stageDir: string;
+  /** True when the stage directory existed before this visit (a revisit, or a resumed run). */
+  stageReused: boolean;
   workdir: string;
   policy: RetryPolicy;
   /** The run's signal: aborting it interrupts the node. */
@@ -48,7 +51,11 @@ function describe(error: unknown): string {
   return String(error);
 }
 
-/** The outcome when a handler returned nothing: `status.json` in the stage dir, else auto_status, else FAIL. */
+/**
+ * The outcome when a handler returned nothing: the `status.json` it wrote in
+ * the stage dir (stale ones are removed before each attempt), else
+ * auto_status, else FAIL.
+ */
 async function outcomeFromStatusFile(node: GraphNode, stageDir: string): Promise<Outcome> {
   let text: string | undefined;
   try {
@@ -71,6 +78,8 @@ async function outcomeFromStatusFile(node: GraphNode, stageDir: string): Promise
 
 /** Runs one attempt, with the node's timeout; a timeout aborts the handler's signal. */
 async function attemptOnce(node: GraphNode, options: ExecuteNodeOptions, attempt: number): Promise<Outcome> {
+  // A status.json from an earlier visit or attempt must not pass for this attempt's.
+  if (options.stageReused || attempt > 1) rmSync(join(options.stageDir, RUN_FILES.status), { force: true });
   const timeoutMs = durationAttr(node, 'timeout');
   const controller = timeoutMs === undefined ? undefined : new AbortController();
   const signal = controller ? AbortSignal.any([options.signal, controller.signal]) : options.signal;

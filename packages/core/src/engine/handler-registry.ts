@@ -1,4 +1,4 @@
-import { DEFAULT_HANDLER_TYPE, resolveHandlerType } from '../graph/handler-types.js';
+import { DEFAULT_HANDLER_TYPE, SHAPE_HANDLER_TYPES, nodeShape, resolveHandlerType } from '../graph/handler-types.js';
 import type { GraphNode } from '../graph/model.js';
 import type { Handler } from './handler.js';
 
@@ -24,13 +24,17 @@ export class HandlerRegistry {
 
   /**
    * The handler for a node: its explicit `type`, else its shape's type, else
-   * the default (`codergen`). Returns the type actually used with it.
+   * the default (`codergen`) for shapes that name no handler type. A node
+   * whose type or shape names a handler that is not registered gets none (a
+   * `hexagon` human gate must never run as an LLM stage); the engine refuses
+   * such a pipeline before it starts.
    */
   resolve(node: GraphNode): { type: string; handler: Handler } | undefined {
     const type = resolveHandlerType(node);
     const handler = this.handlers.get(type);
     if (handler) return { type, handler };
+    const named = !!node.attributes.type || Object.hasOwn(SHAPE_HANDLER_TYPES, nodeShape(node));
     const fallback = this.handlers.get(DEFAULT_HANDLER_TYPE);
-    return fallback && !node.attributes.type ? { type: DEFAULT_HANDLER_TYPE, handler: fallback } : undefined;
+    return fallback && !named ? { type: DEFAULT_HANDLER_TYPE, handler: fallback } : undefined;
   }
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Graph } from '../graph/model.js';
 import { loadPipeline } from '../pipeline/pipeline-loader.js';
 import { CheckpointError, readCheckpoint } from '../run/checkpoint.js';
-import { readJournal } from '../run/journal.js';
+import { dropTornJournalTail, readJournal } from '../run/journal.js';
 import { readManifest } from '../run/run-directory.js';
 import { RUN_FILES } from '../run/run-files.js';
 import { ValidationError } from '../lint/validate.js';
@@ -59,16 +59,20 @@ export async function resumePipeline(logsRoot: string, options: ResumeOptions = 
     if (entry.seq <= state.seq) continue;
     if (entry.seq !== state.seq + 1) throw new CheckpointError(`${logsRoot}: journal.jsonl skips from entry ${state.seq} to ${entry.seq}; the run directory was left untouched`);
     context.applyUpdates(entry.context);
+    for (const line of entry.logs ?? []) context.appendLog(line);
     applyEntry(state, entry);
   }
   context.takeChanges();
+  context.takeNewLogs();
 
+  // A run that ended on a loop_restart goes on in another directory: resume that one.
+  if (state.status === 'restarted' && state.restartedTo) return resumePipeline(state.restartedTo, options);
   if (state.status === 'completed' || state.status === 'failed' || state.status === 'restarted') {
     return {
       status: state.status === 'failed' ? 'fail' : 'success',
       completedNodes: state.completedNodes,
       context: context.snapshot(),
-      logsRoot: state.restartedTo ?? logsRoot,
+      logsRoot,
       ...(state.failureReason ? { failureReason: state.failureReason } : {}),
       retries: state.totalRetries,
       durationMs: 0,
@@ -77,5 +81,7 @@ export async function resumePipeline(logsRoot: string, options: ResumeOptions = 
   }
   const registry = registryFor(options);
   const plan = planRun(options.graph ?? loadRunGraph(logsRoot, registry.types()), registry);
-  return continueSession({ plan, options: { ...options, initialContext: manifest.initial_context }, logsRoot, context, state, manifest });
+  // New lines must not be glued onto a line a crash cut short.
+  if (journal.tornBytes > 0) dropTornJournalTail(logsRoot, journal.validBytes);
+  return continueSession({ plan, options: { ...options, initialContext: manifest.initial_context }, logsRoot, context, state });
 }

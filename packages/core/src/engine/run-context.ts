@@ -49,15 +49,20 @@ export class RunContext {
   private readonly values = new Map<string, JsonValue>();
   private readonly logEntries: string[] = [];
   private changes = new Map<string, JsonValue>();
+  /** Values the changed keys had before the first change since the last take (undefined: absent). */
+  private previous = new Map<string, JsonValue | undefined>();
+  /** Log lines appended since the last take. */
+  private newLogs = 0;
 
   constructor(initial?: Readonly<Record<string, unknown>>) {
     if (initial) this.applyUpdates(initial);
-    this.changes = new Map();
+    this.takeChanges();
   }
 
   /** Sets a key. Throws {@link ContextValueError} for functions, cycles, class instances, NaN. */
   set(key: string, value: unknown): void {
     const json = toJson(key, value, new Set());
+    if (!this.previous.has(key)) this.previous.set(key, this.values.get(key));
     this.values.set(key, json);
     this.changes.set(key, json);
   }
@@ -104,6 +109,7 @@ export class RunContext {
   /** Appends a line to the run log. */
   appendLog(entry: string): void {
     this.logEntries.push(entry);
+    this.newLogs += 1;
   }
 
   /** The run log. */
@@ -115,7 +121,27 @@ export class RunContext {
   takeChanges(): Record<string, JsonValue> {
     const out = Object.fromEntries(this.changes);
     this.changes = new Map();
+    this.previous = new Map();
     return out;
+  }
+
+  /** Log lines appended since the last call. */
+  takeNewLogs(): string[] {
+    const out = this.newLogs > 0 ? this.logEntries.slice(-this.newLogs) : [];
+    this.newLogs = 0;
+    return out;
+  }
+
+  /** Undoes every write and log line since the last take (a node that did not complete). */
+  rollback(): void {
+    for (const [key, value] of this.previous) {
+      if (value === undefined) this.values.delete(key);
+      else this.values.set(key, value);
+    }
+    if (this.newLogs > 0) this.logEntries.splice(-this.newLogs);
+    this.changes = new Map();
+    this.previous = new Map();
+    this.newLogs = 0;
   }
 
   /** Restores a context from a snapshot and log (resume); values are trusted JSON. */

@@ -1,4 +1,5 @@
 import { OrchestraError } from '../errors.js';
+import { resolveHandlerType } from '../graph/handler-types.js';
 import { findExitNodes, findStartNodes } from '../graph/terminals.js';
 import type { Graph, GraphNode } from '../graph/model.js';
 import { booleanAttr } from '../graph/values.js';
@@ -114,7 +115,7 @@ function planRun(graph: Graph, registry: HandlerRegistry): Plan {
       handlers.set(node.id, resolved);
       continue;
     }
-    const type = node.attributes.type || 'codergen';
+    const type = resolveHandlerType(node);
     if (type === 'codergen') missingLlm.push(node.id);
     else throw new MissingHandlerError('ORCH_NO_HANDLER', `node ${node.id} has handler type ${JSON.stringify(type)}, which no registered handler runs`);
   }
@@ -144,7 +145,13 @@ interface Session {
   events: EventBus;
   recorder: RunRecorder;
   started: number;
-  manifest: Manifest;
+}
+
+/** A run that ended on a `loop_restart` edge: where the next run starts. */
+interface Restart {
+  restartAt: string;
+  logsRoot: string;
+  from: string;
 }
 
 function openEvents(options: RunOptions): { events: EventBus; release: () => void } {
@@ -174,10 +181,24 @@ function freshContext(graph: Graph, initial: Record<string, unknown> | undefined
  */
 export async function runPipeline(graph: Graph, options: RunOptions = {}): Promise<RunResult> {
   const plan = planRun(graph, registryFor(options));
-  return startRun(plan, options, options.logsRoot ?? defaultLogsRoot(graph.name, options.workdir), plan.startNode, null);
+  const { events, release } = openEvents(options);
+  try {
+    const logsRoot = options.logsRoot ?? defaultLogsRoot(graph.name, options.workdir);
+    return await followRestarts(plan, options, events, await startRun(plan, options, events, logsRoot, plan.startNode, null));
+  } finally {
+    release();
+  }
 }
 
-async function startRun(plan: Plan, options: RunOptions, logsRoot: string, startAt: string, restartedFrom: string | null): Promise<RunResult> {
+/** Starts the runs that `loop_restart` edges ask for until one ends for good. */
+async function followRestarts(plan: Plan, options: RunOptions, events: EventBus, first: RunResult | Restart): Promise<RunResult> {
+  let ended = first;
+  while ('restartAt' in ended) ended = await startRun(plan, options, events, ended.logsRoot, ended.restartAt, ended.from);
+  return ended;
+}
+
+/** Creates a run directory and drives a fresh run in it from `startAt`. */
+async function startRun(plan: Plan, options: RunOptions, events: EventBus, logsRoot: string, startAt: string, restartedFrom: string | null): Promise<RunResult | Restart> {
   const { graph } = plan;
   const manifest: Manifest = {
     format: 'orchestra.run/1',
@@ -194,15 +215,13 @@ async function startRun(plan: Plan, options: RunOptions, logsRoot: string, start
   createRunDirectory(logsRoot, manifest, options.source);
   const context = freshContext(graph, options.initialContext);
   const state = initialState(startAt);
-  const { events, release } = openEvents(options);
   const recorder = new RunRecorder(logsRoot, events, options.checkpointIntervalMs, options.syncEveryNode);
-  recorder.checkpoint(state, context, true);
-  events.emit({ type: 'pipeline.started', pipeline: graph.name, logsRoot, resumed: false, startNode: startAt });
   try {
-    return await drive({ plan, options, logsRoot, context, state, events, recorder, started: performance.now(), manifest });
+    recorder.checkpoint(state, context, true);
+    events.emit({ type: 'pipeline.started', pipeline: graph.name, logsRoot, resumed: false, startNode: startAt });
+    return await drive({ plan, options, logsRoot, context, state, events, recorder, started: performance.now() });
   } finally {
     recorder.close();
-    release();
   }
 }
 
@@ -251,8 +270,28 @@ function abortReason(signal: AbortSignal | undefined): string {
   return 'cancelled';
 }
 
-/** The engine loop (spec §3.2), from `state.nextNode` until the run ends or is interrupted. */
-async function drive(session: Session): Promise<RunResult> {
+/** The next run directory for a `loop_restart`: `<dir>-restart-1`, then `-restart-2`, ... */
+function restartDirectory(logsRoot: string): string {
+  const match = /^(.*)-restart-(\d+)$/.exec(logsRoot);
+  return match ? `${match[1]}-restart-${Number(match[2]) + 1}` : `${logsRoot}-restart-1`;
+}
+
+/**
+ * Where the run goes when it reaches the exit (or a dead end): nowhere if
+ * every visited goal gate succeeded; else the gate's retry target (node, then
+ * graph level, spec §3.4); else it fails.
+ */
+function checkGoalGates(session: Session): { jumpTo?: string; failure?: string } {
+  const { plan, state, events } = session;
+  const gate = unsatisfiedGoalGate(plan.goalGates, state);
+  if (gate === undefined) return {};
+  const target = retryTarget(plan.graph, plan.graph.nodes.get(gate), true);
+  events.emit({ type: 'goal_gate.unsatisfied', nodeId: gate, retryTarget: target ?? null });
+  return target === undefined ? { failure: `goal gate ${gate} is unsatisfied and there is no retry target` } : { jumpTo: target };
+}
+
+/** The engine loop (spec §3.2), from `state.nextNode` until the run ends, is interrupted or restarts. */
+async function drive(session: Session): Promise<RunResult | Restart> {
   const { plan, options, context, state, events, recorder } = session;
   const { graph } = plan;
   const signal = options.signal ?? new AbortController().signal;
@@ -266,19 +305,17 @@ async function drive(session: Session): Promise<RunResult> {
     const isExit = plan.exitNodes.has(node.id);
 
     if (isExit) {
-      const gate = unsatisfiedGoalGate(plan.goalGates, state);
-      if (gate !== undefined) {
-        const target = retryTarget(graph, graph.nodes.get(gate), true);
-        events.emit({ type: 'goal_gate.unsatisfied', nodeId: gate, retryTarget: target ?? null });
-        if (target === undefined) return finish(session, 'failed', `goal gate ${gate} is unsatisfied and there is no retry target`);
-        state.nextNode = target;
+      const gates = checkGoalGates(session);
+      if (gates.failure) return finish(session, 'failed', gates.failure);
+      if (gates.jumpTo) {
+        state.nextNode = gates.jumpTo;
         continue;
       }
     }
 
     context.set('current_node', node.id);
     const { type, handler } = plan.handlers.get(node.id) as { type: string; handler: Handler };
-    const stageDir = recorder.stageDir(node.id);
+    const { dir: stageDir, reused: stageReused } = recorder.stageDir(node.id);
     let outcome: Outcome;
     let retries: number;
     try {
@@ -289,6 +326,7 @@ async function drive(session: Session): Promise<RunResult> {
         context,
         logsRoot: session.logsRoot,
         stageDir,
+        stageReused,
         workdir,
         policy: buildRetryPolicy(node, graph),
         signal,
@@ -298,7 +336,7 @@ async function drive(session: Session): Promise<RunResult> {
       }));
     } catch (error) {
       if (error instanceof Interrupted) {
-        context.takeChanges(); // the node did not complete: nothing of it is recorded
+        context.rollback(); // the node did not complete: nothing of it is kept
         return interrupt(session, abortReason(signal));
       }
       throw error;
@@ -314,22 +352,23 @@ async function drive(session: Session): Promise<RunResult> {
     if (retries > 0 || context.has(retryKey)) context.set(retryKey, retries);
     recorder.writeStatus(stageDir, outcome);
 
+    const failed = outcome.status === 'fail';
     let next: string | null = null;
     let end: JournalEntry['end'];
     let failureReason: string | undefined;
-    let restartAt: string | undefined;
+    let restartTo: string | undefined;
     if (isExit) {
-      end = 'completed';
+      end = failed ? 'failed' : 'completed';
+      if (failed) failureReason = `exit node ${node.id} failed: ${outcome.failureReason ?? 'no reason given'}`;
     } else {
-      const failed = outcome.status === 'fail';
       const choice = selectEdge(graph, node.id, outcome, context, failed);
       const target = choice ? undefined : failed ? retryTarget(graph, node, false) : undefined;
       if (choice) {
         next = choice.edge.to;
         events.emit({ type: 'edge.selected', from: node.id, to: next, label: choice.edge.attributes.label ?? '', reason: choice.reason });
         if (booleanAttr(choice.edge, 'loop_restart')) {
-          restartAt = next;
           end = 'restarted';
+          restartTo = restartDirectory(session.logsRoot);
         }
       } else if (target !== undefined) {
         next = target;
@@ -338,10 +377,17 @@ async function drive(session: Session): Promise<RunResult> {
         end = 'failed';
         failureReason = `${node.id} failed: ${outcome.failureReason ?? 'no reason given'}`;
       } else {
-        end = 'completed';
+        // A dead end (no eligible edge) ends the run like the exit would: goal gates first.
+        const gates = checkGoalGates(session);
+        if (gates.jumpTo) next = gates.jumpTo;
+        else {
+          end = gates.failure ? 'failed' : 'completed';
+          if (gates.failure) failureReason = gates.failure;
+        }
       }
     }
 
+    const logs = context.takeNewLogs();
     const entry: JournalEntry = {
       seq: state.seq + 1,
       node: node.id,
@@ -351,42 +397,44 @@ async function drive(session: Session): Promise<RunResult> {
       next,
       ...(end ? { end } : {}),
       ...(failureReason ? { failure_reason: failureReason } : {}),
+      ...(logs.length ? { logs } : {}),
+      ...(restartTo ? { restarted_to: restartTo } : {}),
     };
     recorder.appendJournal(entry);
     applyEntry(state, entry);
-    events.emit({ type: 'checkpoint.saved', nodeId: node.id, completedNodes: state.completedNodes.length });
 
-    if (restartAt !== undefined) return restart(session, restartAt);
-    if (end === 'completed' || end === 'failed') return finish(session, end, failureReason ?? null);
-    recorder.checkpoint(state, context);
+    if (restartTo !== undefined && next !== null) {
+      recorder.checkpoint(state, context, true);
+      events.emit({ type: 'checkpoint.saved', nodeId: node.id, completedNodes: state.completedNodes.length, file: true });
+      events.emit({ type: 'pipeline.restarted', from: node.id, to: next, logsRoot: restartTo });
+      return { restartAt: next, logsRoot: restartTo, from: session.logsRoot };
+    }
+    if (end === 'completed' || end === 'failed') {
+      events.emit({ type: 'checkpoint.saved', nodeId: node.id, completedNodes: state.completedNodes.length, file: false });
+      return finish(session, end, failureReason ?? null);
+    }
+    const file = recorder.checkpoint(state, context);
+    events.emit({ type: 'checkpoint.saved', nodeId: node.id, completedNodes: state.completedNodes.length, file });
   }
   return finish(session, 'completed', null);
 }
 
-/** `loop_restart` (spec §2.7): end this run and start a fresh one, in a new directory, at `target`. */
-async function restart(session: Session, target: string): Promise<RunResult> {
-  const { state } = session;
-  const match = /^(.*)-restart-(\d+)$/.exec(session.logsRoot);
-  const next = match ? `${match[1]}-restart-${Number(match[2]) + 1}` : `${session.logsRoot}-restart-1`;
-  state.status = 'restarted';
-  state.restartedTo = next;
-  session.recorder.checkpoint(state, session.context, true);
-  session.events.emit({ type: 'pipeline.restarted', from: state.currentNode ?? '', to: target, logsRoot: next });
-  session.recorder.close();
-  return startRun(session.plan, session.options, next, target, session.logsRoot);
-}
-
-/** Resumes a session restored from disk (see resume-pipeline.ts). */
+/** Continues a session restored from disk (see resume-pipeline.ts), following `loop_restart`s. */
 export async function continueSession(session: Omit<Session, 'events' | 'recorder' | 'started'>): Promise<RunResult> {
   const { events, release } = openEvents(session.options);
-  const recorder = new RunRecorder(session.logsRoot, events, session.options.checkpointIntervalMs, session.options.syncEveryNode);
-  session.state.status = 'running';
-  recorder.checkpoint(session.state, session.context, true);
-  events.emit({ type: 'pipeline.started', pipeline: session.plan.graph.name, logsRoot: session.logsRoot, resumed: true, startNode: session.state.nextNode ?? '' });
   try {
-    return await drive({ ...session, events, recorder, started: performance.now() });
+    const recorder = new RunRecorder(session.logsRoot, events, session.options.checkpointIntervalMs, session.options.syncEveryNode);
+    let ended: RunResult | Restart;
+    try {
+      session.state.status = 'running';
+      recorder.checkpoint(session.state, session.context, true);
+      events.emit({ type: 'pipeline.started', pipeline: session.plan.graph.name, logsRoot: session.logsRoot, resumed: true, startNode: session.state.nextNode ?? '' });
+      ended = await drive({ ...session, events, recorder, started: performance.now() });
+    } finally {
+      recorder.close();
+    }
+    return await followRestarts(session.plan, session.options, events, ended);
   } finally {
-    recorder.close();
     release();
   }
 }

@@ -41,15 +41,16 @@ export class RunRecorder {
     });
   }
 
-  /** Creates the node's stage directory; returns its path. */
-  stageDir(nodeId: string): string {
+  /** Creates the node's stage directory; returns its path and whether it already existed. */
+  stageDir(nodeId: string): { dir: string; reused: boolean } {
     const dir = stageDirectory(this.logsRoot, nodeId);
     try {
       mkdirSync(dir); // one system call; the run directory itself already exists
+      return { dir, reused: false };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      return { dir, reused: true };
     }
-    return dir;
   }
 
   /** Writes `<node>/status.json`. */

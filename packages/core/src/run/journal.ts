@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { STAGE_STATUSES, type JsonValue } from '../engine/outcome.js';
@@ -22,24 +22,31 @@ export const JournalEntrySchema = z.object({
   /** Set on the last entry of a run that ended: how it ended. */
   end: z.enum(['completed', 'failed', 'restarted']).optional(),
   failure_reason: z.string().optional(),
+  /** Run-log lines added while the node ran. */
+  logs: z.array(z.string()).optional(),
+  /** With `end: "restarted"`: the run directory that continues the run. */
+  restarted_to: z.string().optional(),
 });
 
 /** A journal line. */
 export type JournalEntry = z.infer<typeof JournalEntrySchema>;
 
 /**
- * The journal's entries in order. A last line cut short by a crash (no
+ * The journal's entries in order, with the byte length of its complete lines
+ * and of a torn tail. A last line cut short by a crash (no
  * newline, or not valid JSON) is dropped: its node simply runs again. A bad
  * line anywhere else means the file was damaged; reading stops there and the
  * problem is reported.
  */
-export function readJournal(logsRoot: string): { entries: JournalEntry[]; problem?: string } {
+export function readJournal(logsRoot: string): { entries: JournalEntry[]; problem?: string; tornBytes: number; validBytes: number } {
   let text: string;
   try {
     text = readFileSync(join(logsRoot, RUN_FILES.journal), 'utf8');
   } catch {
-    return { entries: [] };
+    return { entries: [], tornBytes: 0, validBytes: 0 };
   }
+  const validBytes = Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1));
+  const tornBytes = Buffer.byteLength(text) - validBytes;
   // The piece after the last newline is '' (clean end) or a line torn by a crash: drop it.
   const complete = text.split('\n').slice(0, -1);
   const entries: JournalEntry[] = [];
@@ -51,8 +58,13 @@ export function readJournal(logsRoot: string): { entries: JournalEntry[]; proble
     } catch {
       // handled below
     }
-    if (!parsed) return { entries, problem: `journal.jsonl line ${i + 1} is damaged; replay stopped before it` };
+    if (!parsed) return { entries, problem: `journal.jsonl line ${i + 1} is damaged; replay stopped before it`, tornBytes, validBytes };
     entries.push(parsed);
   }
-  return { entries };
+  return { entries, tornBytes, validBytes };
+}
+
+/** Cuts a line torn by a crash off the journal, so appended lines start on a line of their own. */
+export function dropTornJournalTail(logsRoot: string, validBytes: number): void {
+  truncateSync(join(logsRoot, RUN_FILES.journal), validBytes);
 }

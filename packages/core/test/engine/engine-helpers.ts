@@ -1,0 +1,171 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect } from 'vitest';
+import {
+  createDefaultRegistry,
+  loadPipeline,
+  runPipeline,
+  simulationBackend,
+  type Checkpoint,
+  type Graph,
+  type Handler,
+  type HandlerInput,
+  type HandlerRegistry,
+  type JournalEntry,
+  type Outcome,
+  type RunEvent,
+  type RunOptions,
+  type RunResult,
+} from '../../src/index.js';
+
+const created: string[] = [];
+
+/** Registers an `afterAll` that removes the temp directories this file created. Call once at the top of a test file. */
+export function useTempDirs(): void {
+  afterAll(() => {
+    for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+}
+
+/** A fresh, empty temporary directory. */
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'orchestra-engine-'));
+  created.push(dir);
+  return dir;
+}
+
+/** A run directory path that does not exist yet (inside a fresh temp dir). */
+export function newLogsRoot(): string {
+  return join(tempDir(), 'run');
+}
+
+/** Loads DOT text and returns the graph, failing the test when it has errors. */
+export function graphFrom(source: string): Graph {
+  const loaded = loadPipeline(source, { file: 'test.dot', knownHandlerTypes: ['s', 'ext', 'my_custom_type'] });
+  expect(loaded.ok, JSON.stringify(loaded.diagnostics.filter((d) => d.severity === 'error'))).toBe(true);
+  return loaded.graph as Graph;
+}
+
+/** What a scripted node does on one call: a fixed outcome, or a function of the handler input. */
+export type Step = Outcome | ((input: HandlerInput) => Outcome | undefined | Promise<Outcome | undefined>);
+
+/** A scripted handler and what it saw. */
+export interface Scripted {
+  handler: Handler;
+  /** Node ids in call order (one per attempt). */
+  calls: string[];
+  /** Attempt numbers in call order, as `<node>#<attempt>`. */
+  attempts: string[];
+  /** How many times the node's handler was called. */
+  count(nodeId: string): number;
+}
+
+/**
+ * A handler driven by a script: for each node id, one step or a list of steps
+ * (the n-th call of that node uses the n-th step; the last one repeats).
+ * Nodes without a script succeed.
+ */
+export function scripted(script: Record<string, Step | Step[]> = {}, fallback: Outcome = { status: 'success' }): Scripted {
+  const calls: string[] = [];
+  const attempts: string[] = [];
+  const counts = new Map<string, number>();
+  const handler: Handler = {
+    async execute(input) {
+      const id = input.node.id;
+      const n = counts.get(id) ?? 0;
+      counts.set(id, n + 1);
+      calls.push(id);
+      attempts.push(`${id}#${input.attempt}`);
+      if (!Object.hasOwn(script, id)) return fallback;
+      const entry = script[id] as Step | Step[];
+      const step = Array.isArray(entry) ? (entry[Math.min(n, entry.length - 1)] as Step) : entry;
+      return typeof step === 'function' ? step(input) : step;
+    },
+  };
+  return { handler, calls, attempts, count: (id) => counts.get(id) ?? 0 };
+}
+
+/** The default registry (codergen over the simulation backend) plus extra handlers by type. */
+export function registryWith(handlers: Record<string, Handler> = {}): HandlerRegistry {
+  const registry = createDefaultRegistry({ backend: simulationBackend });
+  for (const [type, handler] of Object.entries(handlers)) registry.register(type, handler);
+  return registry;
+}
+
+/** Options of {@link run}: run options plus handlers to register by type. */
+export type RunHelperOptions = Partial<RunOptions> & { handlers?: Record<string, Handler> };
+
+/** The outcome of {@link run}. */
+export interface RunOutput {
+  result: RunResult;
+  events: RunEvent[];
+  logsRoot: string;
+  graph: Graph;
+}
+
+/** Loads `source` and runs it in a fresh run directory with a fixed jitter source, collecting events. */
+export async function run(source: string, options: RunHelperOptions = {}): Promise<RunOutput> {
+  const { handlers, ...rest } = options;
+  const graph = graphFrom(source);
+  const logsRoot = options.logsRoot ?? newLogsRoot();
+  const events: RunEvent[] = [];
+  const registry = options.registry ?? registryWith(handlers);
+  const result = await runPipeline(graph, {
+    random: () => 0,
+    ...rest,
+    registry,
+    logsRoot,
+    onEvent: (event) => {
+      events.push(event);
+      options.onEvent?.(event);
+    },
+  });
+  return { result, events, logsRoot, graph };
+}
+
+/** Parses a JSON file. */
+export function readJson<T = Record<string, unknown>>(path: string): T {
+  return JSON.parse(readFileSync(path, 'utf8')) as T;
+}
+
+/** The run's `checkpoint.json`, parsed without validation. */
+export function checkpointAt(logsRoot: string): Checkpoint {
+  return readJson<Checkpoint>(join(logsRoot, 'checkpoint.json'));
+}
+
+/** The run's `journal.jsonl` lines, parsed. */
+export function journalAt(logsRoot: string): JournalEntry[] {
+  return readFileSync(join(logsRoot, 'journal.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as JournalEntry);
+}
+
+/** The `<node>/status.json` of a run, parsed. */
+export function statusAt(logsRoot: string, nodeId: string): Record<string, unknown> {
+  return readJson(join(logsRoot, nodeId, 'status.json'));
+}
+
+/** Event types in order. */
+export function typesOf(events: readonly RunEvent[]): string[] {
+  return events.map((e) => e.type);
+}
+
+/** Events of one type, narrowed. */
+export function eventsOf<T extends RunEvent['type']>(events: readonly RunEvent[], type: T): Extract<RunEvent, { type: T }>[] {
+  return events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
+}
+
+/** Resolves when `signal` aborts (rejecting with its reason), for handlers that wait to be stopped. */
+export function untilAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
+/** DOT for a digraph with the usual start and exit nodes around `body`. */
+export function dot(body: string, name = 'P', graphAttrs = ''): string {
+  return `digraph ${name} {\n${graphAttrs ? `  graph [${graphAttrs}]\n` : ''}  start [shape=Mdiamond]\n  exit [shape=Msquare]\n${body}\n}\n`;
+}
