@@ -42,16 +42,27 @@ async function timeRun(graph: Graph, base: string, label: string): Promise<numbe
   return (elapsed * 1000) / result.completedNodes.length;
 }
 
-/** Measures each size after a warm-up run; `runs` timed runs per size. */
-export async function runEngineBenchmark(sizes: readonly number[], runs: number): Promise<EngineBenchmarkResult[]> {
-  const base = mkdtempSync(join(tmpdir(), 'orchestra-engine-bench-'));
+/**
+ * Measures each size after two warm-up runs; `runs` timed runs per size.
+ * `beforeRuns` is called once the pipelines are loaded, just before timing.
+ */
+export async function runEngineBenchmark(
+  sizes: readonly number[],
+  runs: number,
+  beforeRuns: () => void = () => {},
+  parentDir: string = tmpdir(),
+): Promise<EngineBenchmarkResult[]> {
+  const base = mkdtempSync(join(parentDir, 'orchestra-engine-bench-'));
   try {
-    const warm = graphOf(1_000);
+    const graphs = new Map(sizes.map((nodes) => [nodes, graphOf(nodes)] as const));
+    const warm = graphs.get(1_000) ?? graphOf(1_000);
+    (globalThis as { gc?: () => void }).gc?.();
+    beforeRuns();
     await timeRun(warm, base, 'warmup-1');
     await timeRun(warm, base, 'warmup-2');
     const results: EngineBenchmarkResult[] = [];
     for (const nodes of sizes) {
-      const graph = graphOf(nodes);
+      const graph = graphs.get(nodes) as Graph;
       const samples: number[] = [];
       for (let i = 0; i < runs; i++) {
         (globalThis as { gc?: () => void }).gc?.();
