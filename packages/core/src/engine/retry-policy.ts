@@ -71,13 +71,26 @@ export function isRetryableError(error: unknown): boolean {
   return false;
 }
 
+function presetOf(name: string | undefined): (typeof RETRY_PRESETS)[RetryPresetName] | undefined {
+  return name && Object.hasOwn(RETRY_PRESETS, name) ? RETRY_PRESETS[name as RetryPresetName] : undefined;
+}
+
 /**
- * A node's retry policy (spec §3.5): `max_retries` on the node, else the
- * graph's `default_max_retries` (or its legacy alias `default_max_retry`),
- * else 0; default backoff and classification.
+ * A node's retry policy (spec §3.5). Attempts: `max_retries` on the node,
+ * else its `retry_policy` preset, else the graph's `default_max_retries` (or
+ * the legacy `default_max_retry`), else the graph's `default_retry_policy`,
+ * else none. Backoff: the node's preset, else the graph's, else the default
+ * (200 ms doubling, jitter). Errors are classified by {@link isRetryableError}.
  */
 export function buildRetryPolicy(node: GraphNode, graph: Graph): RetryPolicy {
+  const nodePreset = presetOf(node.attributes.retry_policy);
+  const graphPreset = presetOf(graph.attributes.default_retry_policy);
   const retries =
-    integerAttr(node, 'max_retries') ?? integerAttr(graph, 'default_max_retries') ?? integerAttr(graph, 'default_max_retry') ?? 0;
-  return { maxAttempts: Math.max(1, retries + 1), backoff: DEFAULT_BACKOFF, shouldRetry: isRetryableError };
+    integerAttr(node, 'max_retries') ??
+    (nodePreset ? nodePreset.maxAttempts - 1 : undefined) ??
+    integerAttr(graph, 'default_max_retries') ??
+    integerAttr(graph, 'default_max_retry') ??
+    (graphPreset ? graphPreset.maxAttempts - 1 : 0);
+  const backoff = (nodePreset ?? graphPreset)?.backoff ?? DEFAULT_BACKOFF;
+  return { maxAttempts: Math.max(1, retries + 1), backoff, shouldRetry: isRetryableError };
 }

@@ -18,6 +18,9 @@ export interface AttributeSpec {
 /** Fidelity modes (spec §5.4). */
 export const FIDELITY_MODES = ['full', 'truncate', 'compact', 'summary:low', 'summary:medium', 'summary:high'] as const;
 
+/** Retry policy presets (spec §3.6), selectable with `retry_policy` / `default_retry_policy`. */
+export const RETRY_POLICY_NAMES = ['none', 'standard', 'aggressive', 'linear', 'patient'] as const;
+
 /** Reasoning effort levels (spec §2.6). */
 export const REASONING_EFFORTS = ['low', 'medium', 'high'] as const;
 
@@ -41,6 +44,7 @@ export const ATTRIBUTE_SPECS: readonly AttributeSpec[] = [
   spec('graph', 'model_stylesheet', 'string', '""', 'CSS-like rules that set `llm_model`, `llm_provider`, `reasoning_effort` per node.'),
   spec('graph', 'default_max_retries', 'integer', '0', 'Retries for nodes that omit `max_retries`.'),
   spec('graph', 'default_max_retry', 'integer', '0', 'Legacy alias of `default_max_retries`.'),
+  spec('graph', 'default_retry_policy', 'string', 'unset', 'Retry preset for nodes that set neither `retry_policy` nor `max_retries` (orchestra extension).', RETRY_POLICY_NAMES),
   spec('graph', 'retry_target', 'string', '""', 'Node to jump to when the exit is reached with unsatisfied goal gates.'),
   spec('graph', 'fallback_retry_target', 'string', '""', 'Second choice when `retry_target` is missing or invalid.'),
   spec('graph', 'default_fidelity', 'string', '""', 'Default context fidelity mode; empty means unset (runtime fallback `compact`).', FIDELITY_MODES),
@@ -54,6 +58,7 @@ export const ATTRIBUTE_SPECS: readonly AttributeSpec[] = [
   spec('node', 'type', 'string', '""', 'Explicit handler type; wins over the shape.'),
   spec('node', 'prompt', 'string', '""', 'Instruction for the stage; `$goal` expands to the graph goal.'),
   spec('node', 'max_retries', 'integer', 'inherited', 'Retries after the first attempt (`3` means up to 4 runs).'),
+  spec('node', 'retry_policy', 'string', 'unset', 'Retry preset: attempts and backoff (`max_retries` still sets the attempts). Orchestra extension.', RETRY_POLICY_NAMES),
   spec('node', 'goal_gate', 'boolean', 'false', 'The node must succeed (or partially) before the pipeline may exit.'),
   spec('node', 'retry_target', 'string', '""', 'Node to jump to when this node fails after its retries.'),
   spec('node', 'fallback_retry_target', 'string', '""', 'Second choice of retry target.'),

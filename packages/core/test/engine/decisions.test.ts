@@ -88,3 +88,24 @@ describe('engine decisions', () => {
     expect(resumed.completedNodes).toEqual(['b', 'a', 'c', 'exit']);
   });
 });
+
+describe('retry presets (orchestra extension: retry_policy / default_retry_policy)', () => {
+  it('selects attempts and backoff from a preset; max_retries still wins for attempts', async () => {
+    const { buildRetryPolicy, RETRY_PRESETS, loadPipeline } = await import('../../src/index.js');
+    const graph = loadPipeline(
+      dot('  a [type="s", retry_policy=patient]\n  b [type="s", retry_policy=linear, max_retries=1]\n  c [type="s"]\n  start -> a -> b -> c -> exit', 'P', 'default_retry_policy=aggressive'),
+      { knownHandlerTypes: ['s'] },
+    ).graph!;
+    const policy = (id: string) => buildRetryPolicy(graph.nodes.get(id)!, graph);
+    expect(policy('a')).toMatchObject({ maxAttempts: 3, backoff: RETRY_PRESETS.patient.backoff });
+    expect(policy('b')).toMatchObject({ maxAttempts: 2, backoff: RETRY_PRESETS.linear.backoff });
+    expect(policy('c')).toMatchObject({ maxAttempts: 5, backoff: RETRY_PRESETS.aggressive.backoff });
+  });
+
+  it('rejects an unknown preset name at validation', async () => {
+    const { loadPipeline } = await import('../../src/index.js');
+    const result = loadPipeline(dot('  a [retry_policy=stubborn, prompt="x"]\n  start -> a -> exit'));
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics.find((d) => d.rule === 'attribute_value')?.message).toBe('node a: retry_policy="stubborn" is not one of none, standard, aggressive, linear, patient');
+  });
+});
