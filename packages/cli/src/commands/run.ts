@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import {
   OrchestraError,
   ValidationError,
-  loadPipelineFile,
   resumePipeline,
   runPipeline,
   simulationBackend,
@@ -10,6 +9,7 @@ import {
   type RunResult,
 } from '@orchestra/core';
 import { ExitCode } from '../exit-codes.js';
+import { loadForCommand } from '../load-pipeline-file.js';
 import { formatDiagnostic } from '../format-diagnostics.js';
 import { abortOnSignals } from '../interrupt.js';
 import type { CliIO } from '../io.js';
@@ -89,16 +89,8 @@ export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO
     io.stderr(`orchestra: ${sets}\n`);
     return ExitCode.usage;
   }
-  let loaded;
-  try {
-    loaded = await loadPipelineFile(file);
-  } catch (error) {
-    if (error instanceof OrchestraError) {
-      io.stderr(`orchestra: ${error.message}\n`);
-      return ExitCode.usage;
-    }
-    throw error;
-  }
+  const loaded = await loadForCommand(file, io);
+  if (!loaded) return ExitCode.usage;
   const diagnostics = sortDiagnostics(loaded.diagnostics);
   if (!loaded.ok || !loaded.graph) {
     for (const d of diagnostics) io.stderr(`${formatDiagnostic(d, file)}\n`);

@@ -1,5 +1,6 @@
-import { loadPipelineFile, sortDiagnostics, OrchestraError } from '@orchestra/core';
+import { sortDiagnostics } from '@orchestra/core';
 import { ExitCode } from '../exit-codes.js';
+import { loadForCommand } from '../load-pipeline-file.js';
 import { diagnosticToJson, formatDiagnostic, formatSummary } from '../format-diagnostics.js';
 import type { CliIO } from '../io.js';
 
@@ -13,16 +14,8 @@ export interface ValidateCommandOptions {
  * summary. Returns 0 without errors, 1 with errors, 2 when the file cannot be read.
  */
 export async function validateCommand(file: string, options: ValidateCommandOptions, io: CliIO): Promise<number> {
-  let result;
-  try {
-    result = await loadPipelineFile(file);
-  } catch (error) {
-    if (error instanceof OrchestraError) {
-      io.stderr(`orchestra: ${error.message}\n`);
-      return ExitCode.usage;
-    }
-    throw error;
-  }
+  const result = await loadForCommand(file, io);
+  if (!result) return ExitCode.usage;
   const diagnostics = sortDiagnostics(result.diagnostics);
   if (options.json) {
     io.stdout(`${JSON.stringify(diagnostics.map((d) => diagnosticToJson(d, file)), null, 2)}\n`);

@@ -70,7 +70,7 @@ export function fromStatusFile(file: StatusFile): Outcome {
 }
 
 /** Checks a handler's return value; a malformed outcome becomes a FAIL naming the problem. */
-export const OutcomeSchema = z.object({
+export const OutcomeSchema: z.ZodType<Outcome> = z.object({
   status: z.enum(STAGE_STATUSES),
   preferredLabel: z.string().optional(),
   suggestedNextIds: z.array(z.string()).optional(),

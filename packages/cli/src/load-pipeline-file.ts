@@ -1,0 +1,16 @@
+import { OrchestraError, loadPipelineFile, type LoadResult } from '@orchestra/core';
+import type { CliIO } from './io.js';
+
+/**
+ * Loads a pipeline file for a command. An unreadable file is reported on
+ * stderr and gives undefined (the command exits 2); other errors propagate.
+ */
+export async function loadForCommand(file: string, io: CliIO): Promise<LoadResult | undefined> {
+  try {
+    return await loadPipelineFile(file);
+  } catch (error) {
+    if (!(error instanceof OrchestraError)) throw error;
+    io.stderr(`orchestra: ${error.message}\n`);
+    return undefined;
+  }
+}
