@@ -29,10 +29,6 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
       exitCode = await validateCommand(file, options, io);
     });
 
-  if (argv.length === 0) {
-    io.stderr(program.helpInformation());
-    return ExitCode.usage;
-  }
   const live = process.stderr.isTTY === true && !process.env.CI;
   program
     .command('run')
@@ -58,6 +54,10 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
       exitCode = await resumeCommand(logsDir, { ...options, live }, io);
     });
 
+  if (argv.length === 0) {
+    io.stderr(program.helpInformation());
+    return ExitCode.usage;
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;

@@ -89,6 +89,7 @@ describe('orchestra validate', () => {
     const none = await cli();
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('Usage: orchestra');
+    for (const command of ['validate', 'run', 'resume']) expect(none.stderr).toContain(command);
     expect((await cli('validate')).code).toBe(2);
     const unknown = await cli('validate', fixturePath('simple.dot'), '--frobnicate');
     expect(unknown.code).toBe(2);

@@ -86,7 +86,7 @@ export { simulationBackend, type CodergenBackend, type CodergenRequest } from '.
 export { LAST_RESPONSE_LENGTH, createCodergenHandler } from './handlers/codergen-handler.js';
 export { composePrompt } from './handlers/compose-prompt.js';
 export { conditionalHandler, exitHandler, startHandler } from './handlers/noop-handlers.js';
-export { toolHandler } from './handlers/tool-handler.js';
+export { killRunningTools, toolHandler } from './handlers/tool-handler.js';
 export { contextEnvName, toolEnvironment } from './handlers/tool-environment.js';
 export { createDefaultRegistry } from './handlers/default-registry.js';
 

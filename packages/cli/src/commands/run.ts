@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import {
   OrchestraError,
+  killRunningTools,
   ValidationError,
   resumePipeline,
   runPipeline,
@@ -35,8 +36,9 @@ export function parseSets(pairs: readonly string[]): Record<string, string> | st
   const out: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) return `--set expects key=value, got ${JSON.stringify(pair)}`;
-    out[pair.slice(0, eq).trim()] = pair.slice(eq + 1);
+    const key = eq > 0 ? pair.slice(0, eq).trim() : '';
+    if (!key) return `--set expects key=value, got ${JSON.stringify(pair)}`;
+    out[key] = pair.slice(eq + 1);
   }
   return out;
 }
@@ -56,6 +58,7 @@ async function execute(io: CliIO, flags: RunFlags, work: (signal: AbortSignal, o
   const renderer = createRunRenderer(io, { mode: modeOf(flags), live: flags.live === true && modeOf(flags) === 'normal' });
   const interrupt = abortOnSignals(() => {
     renderer.stop();
+    killRunningTools();
     io.stderr('orchestra: interrupted again; exiting without waiting\n');
     process.exit(ExitCode.interrupted);
   });
@@ -63,7 +66,7 @@ async function execute(io: CliIO, flags: RunFlags, work: (signal: AbortSignal, o
     const result = await work(interrupt.signal, renderer.onEvent);
     renderer.summary(result);
     if (result.status === 'interrupted') {
-      io.stderr(`orchestra: interrupted; the checkpoint is saved. Continue with:\n  orchestra resume ${result.logsRoot}\n`);
+      io.stderr(`orchestra: interrupted; the checkpoint is saved. Continue with:\n  orchestra resume ${result.logsRoot}${flags.simulate ? ' --simulate' : ''}\n`);
     }
     return exitCodeOf(result);
   } catch (error) {

@@ -8,6 +8,7 @@ import type { RunEvent, RunEventInput } from './events.js';
  */
 export class EventBus {
   private readonly emitter = new EventEmitter<{ event: [RunEvent]; close: [] }>();
+  // Listeners may be async; their results are ignored (and rejections swallowed).
   private closed = false;
 
   /** Emits an event, stamping it with the current time; returns the event. */
@@ -15,7 +16,9 @@ export class EventBus {
     const event = { ...input, at: new Date().toISOString() } as RunEvent;
     for (const listener of this.emitter.listeners('event')) {
       try {
-        listener(event);
+        const result: unknown = listener(event);
+        // An async listener's rejection must not become an unhandled rejection either.
+        if (result instanceof Promise) result.catch(() => {});
       } catch {
         // A broken listener must not stop the pipeline.
       }
@@ -24,7 +27,7 @@ export class EventBus {
   }
 
   /** Calls `listener` for every event; returns a function that removes it. */
-  on(listener: (event: RunEvent) => void): () => void {
+  on(listener: (event: RunEvent) => unknown): () => void {
     this.emitter.on('event', listener);
     return () => this.emitter.off('event', listener);
   }

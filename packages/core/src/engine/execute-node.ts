@@ -12,6 +12,11 @@ import { OutcomeSchema, StatusFileSchema, fromStatusFile, isSuccess, type Outcom
 import { delayForAttempt, type RetryPolicy } from './retry-policy.js';
 import type { RunContext } from './run-context.js';
 
+/** Longest the engine waits for a timed-out handler to stop before moving on. */
+export const SETTLE_AFTER_TIMEOUT_MS = 3_000;
+
+const noop = (): void => {};
+
 /** Thrown out of {@link executeNode} when the run was cancelled mid-node. */
 export class Interrupted extends Error {
   constructor() {
@@ -102,7 +107,11 @@ async function attemptOnce(node: GraphNode, options: ExecuteNodeOptions, attempt
         ? await work
         : await pTimeout(work, { milliseconds: timeoutMs, message: `timed out after ${node.attributes.timeout}` });
   } catch (error) {
-    if (error instanceof TimeoutError) controller?.abort(error);
+    if (error instanceof TimeoutError) {
+      controller?.abort(error);
+      // Let the stopped work wind down (a killed tool writes its logs) before a retry starts.
+      await Promise.race([work.then(noop, noop), sleep(SETTLE_AFTER_TIMEOUT_MS)]);
+    }
     throw error;
   }
   if (result === undefined) return outcomeFromStatusFile(node, options.stageDir);

@@ -17,6 +17,13 @@ export class HandlerRegistry {
     return this.handlers.get(type);
   }
 
+  /** A copy with the same handlers (registering on it leaves this one alone). */
+  clone(): HandlerRegistry {
+    const copy = new HandlerRegistry();
+    for (const [type, handler] of this.handlers) copy.register(type, handler);
+    return copy;
+  }
+
   /** Every registered type (what the `type_known` lint rule accepts). */
   types(): string[] {
     return [...this.handlers.keys()];

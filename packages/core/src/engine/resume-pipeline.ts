@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Graph } from '../graph/model.js';
 import { loadPipeline } from '../pipeline/pipeline-loader.js';
@@ -9,7 +9,7 @@ import { RUN_FILES } from '../run/run-files.js';
 import { ValidationError } from '../lint/validate.js';
 import { applyEntry, type EngineState } from './engine-state.js';
 import { RunContext } from './run-context.js';
-import { continueSession, planRun, registryFor, type RunOptions, type RunResult } from './run-pipeline.js';
+import { continueSession, planRun, registryFor, startRestartedRun, type RunOptions, type RunResult } from './run-pipeline.js';
 
 /** Options of {@link resumePipeline}: those of a run, plus the graph when the run directory has no `pipeline.dot`. */
 export interface ResumeOptions extends Omit<RunOptions, 'logsRoot' | 'source' | 'sourceFile' | 'initialContext'> {
@@ -27,6 +27,12 @@ function loadRunGraph(logsRoot: string, knownHandlerTypes: string[]): Graph {
   const loaded = loadPipeline(source, { file, knownHandlerTypes });
   if (!loaded.graph || !loaded.ok) throw new ValidationError(loaded.diagnostics);
   return loaded.graph;
+}
+
+/** The pipeline copy of a run directory, as run options (none when it has none). */
+function sourceOf(logsRoot: string): { source?: string } {
+  const file = join(logsRoot, RUN_FILES.pipeline);
+  return existsSync(file) ? { source: readFileSync(file, 'utf8') } : {};
 }
 
 /**
@@ -65,8 +71,18 @@ export async function resumePipeline(logsRoot: string, options: ResumeOptions = 
   context.takeChanges();
   context.takeNewLogs();
 
-  // A run that ended on a loop_restart goes on in another directory: resume that one.
-  if (state.status === 'restarted' && state.restartedTo) return resumePipeline(state.restartedTo, options);
+  // A run that ended on a loop_restart goes on in another directory: resume that one, or start
+  // it if the process died before it was created.
+  if (state.status === 'restarted' && state.restartedTo) {
+    if (existsSync(join(state.restartedTo, RUN_FILES.manifest))) return resumePipeline(state.restartedTo, options);
+    const registry = registryFor(options);
+    const plan = planRun(options.graph ?? loadRunGraph(logsRoot, registry.types()), registry);
+    return startRestartedRun(plan, { ...options, initialContext: manifest.initial_context, ...sourceOf(logsRoot) }, {
+      restartAt: state.nextNode ?? plan.startNode,
+      logsRoot: state.restartedTo,
+      from: logsRoot,
+    });
+  }
   if (state.status === 'completed' || state.status === 'failed' || state.status === 'restarted') {
     return {
       status: state.status === 'failed' ? 'fail' : 'success',

@@ -99,6 +99,24 @@ export class RunContext {
     return out;
   }
 
+  /**
+   * The values as of the last {@link RunContext.takeChanges}: what a
+   * checkpoint may record while a node is still running.
+   */
+  committedSnapshot(): Record<string, JsonValue> {
+    const out = this.snapshot();
+    for (const [key, value] of this.previous) {
+      if (value === undefined) delete out[key];
+      else out[key] = typeof value === 'object' && value !== null ? structuredClone(value) : value;
+    }
+    return out;
+  }
+
+  /** The run log as of the last take. */
+  committedLogs(): string[] {
+    return this.logEntries.slice(0, this.logEntries.length - this.newLogs);
+  }
+
   /** An independent copy (for parallel branches), logs included. */
   clone(): RunContext {
     const copy = new RunContext(this.snapshot());

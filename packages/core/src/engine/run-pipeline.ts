@@ -86,7 +86,7 @@ export class MissingHandlerError extends OrchestraError {
 }
 
 /** Handlers and roles a run needs, resolved once before the first node. */
-interface Plan {
+export interface Plan {
   graph: Graph;
   startNode: string;
   exitNodes: ReadonlySet<string>;
@@ -95,9 +95,9 @@ interface Plan {
 }
 
 function registryFor(options: RunOptions): HandlerRegistry {
-  const registry = options.registry ?? createDefaultRegistry(options.backend ? { backend: options.backend } : {});
-  if (options.registry && options.backend && !registry.get('codergen')) registry.register('codergen', createCodergenHandler(options.backend));
-  return registry;
+  if (!options.registry) return createDefaultRegistry(options.backend ? { backend: options.backend } : {});
+  if (!options.backend || options.registry.get('codergen')) return options.registry;
+  return options.registry.clone().register('codergen', createCodergenHandler(options.backend));
 }
 
 /** Validates the graph and resolves a handler for every node, refusing what cannot run. */
@@ -148,7 +148,7 @@ interface Session {
 }
 
 /** A run that ended on a `loop_restart` edge: where the next run starts. */
-interface Restart {
+export interface Restart {
   restartAt: string;
   logsRoot: string;
   from: string;
@@ -212,8 +212,8 @@ async function startRun(plan: Plan, options: RunOptions, events: EventBus, logsR
     restarted_from: restartedFrom,
     initial_context: (options.initialContext ?? {}) as Record<string, unknown>,
   };
+  const context = freshContext(graph, options.initialContext); // a bad value throws before anything is written
   createRunDirectory(logsRoot, manifest, options.source);
-  const context = freshContext(graph, options.initialContext);
   const state = initialState(startAt);
   const recorder = new RunRecorder(logsRoot, events, options.checkpointIntervalMs, options.syncEveryNode);
   try {
@@ -239,12 +239,13 @@ function resultOf(session: Session, status: RunResult['status']): RunResult {
   };
 }
 
-function finish(session: Session, status: 'completed' | 'failed', failureReason: string | null): RunResult {
+function finish(session: Session, status: 'completed' | 'failed', failureReason: string | null, lastNode?: string): RunResult {
   const { state, events } = session;
   state.status = status;
   state.nextNode = null;
   state.failureReason = failureReason;
   session.recorder.checkpoint(state, session.context, true);
+  if (lastNode !== undefined) events.emit({ type: 'checkpoint.saved', nodeId: lastNode, completedNodes: state.completedNodes.length, file: true });
   const durationMs = performance.now() - session.started;
   const nodesRun = state.completedNodes.length;
   if (status === 'completed') {
@@ -409,14 +410,24 @@ async function drive(session: Session): Promise<RunResult | Restart> {
       events.emit({ type: 'pipeline.restarted', from: node.id, to: next, logsRoot: restartTo });
       return { restartAt: next, logsRoot: restartTo, from: session.logsRoot };
     }
-    if (end === 'completed' || end === 'failed') {
-      events.emit({ type: 'checkpoint.saved', nodeId: node.id, completedNodes: state.completedNodes.length, file: false });
-      return finish(session, end, failureReason ?? null);
-    }
+    if (end === 'completed' || end === 'failed') return finish(session, end, failureReason ?? null, node.id);
     const file = recorder.checkpoint(state, context);
     events.emit({ type: 'checkpoint.saved', nodeId: node.id, completedNodes: state.completedNodes.length, file });
   }
   return finish(session, 'completed', null);
+}
+
+/**
+ * Starts the run a `loop_restart` asked for when its directory was never
+ * created (the process died in between); used by resume.
+ */
+export async function startRestartedRun(plan: Plan, options: RunOptions, restart: Restart): Promise<RunResult> {
+  const { events, release } = openEvents(options);
+  try {
+    return await followRestarts(plan, options, events, restart);
+  } finally {
+    release();
+  }
 }
 
 /** Continues a session restored from disk (see resume-pipeline.ts), following `loop_restart`s. */

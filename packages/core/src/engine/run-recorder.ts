@@ -26,6 +26,8 @@ export class RunRecorder {
   private lastCheckpoint = 0;
   /** Event lines not yet written: flushed with each journal entry, checkpoint and close (one write per node). */
   private pendingEvents: string[] = [];
+  private deferred: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(
     readonly logsRoot: string,
@@ -71,10 +73,29 @@ export class RunRecorder {
     this.pendingEvents = [];
   }
 
-  /** Rewrites `checkpoint.json` if the interval has passed (or `force`); returns whether it did. */
+  /**
+   * Rewrites `checkpoint.json` if the interval has passed (or `force`);
+   * returns whether it did. When it is too early, a rewrite is scheduled for
+   * the end of the interval, so the file trails the journal by at most the
+   * interval even while a long node runs.
+   */
   checkpoint(state: EngineState, context: RunContext, force = false): boolean {
     const now = performance.now();
-    if (!force && now - this.lastCheckpoint < this.intervalMs) return false;
+    const wait = this.intervalMs - (now - this.lastCheckpoint);
+    if (!force && wait > 0) {
+      this.deferred ??= setTimeout(() => {
+        this.deferred = undefined;
+        try {
+          if (!this.closed) this.checkpoint(state, context, true);
+        } catch {
+          // e.g. a full disk: the next node's checkpoint tries again; the journal has the state
+        }
+      }, wait);
+      this.deferred.unref();
+      return false;
+    }
+    if (this.deferred) clearTimeout(this.deferred);
+    this.deferred = undefined;
     this.flushEvents();
     this.journal.sync();
     this.eventLog.sync();
@@ -85,6 +106,8 @@ export class RunRecorder {
 
   /** Stops recording events and closes the files. */
   close(): void {
+    if (this.deferred) clearTimeout(this.deferred);
+    this.closed = true;
     this.flushEvents();
     this.unsubscribe();
     this.journal.close();
@@ -104,8 +127,9 @@ export function checkpointOf(state: EngineState, context: RunContext): Checkpoin
     node_retries: { ...state.nodeRetries },
     node_outcomes: { ...state.nodeOutcomes },
     total_retries: state.totalRetries,
-    context: context.snapshot(),
-    logs: [...context.logs],
+    // Only what completed nodes wrote: a rewrite may happen while a node runs.
+    context: context.committedSnapshot(),
+    logs: context.committedLogs(),
     journal_seq: state.seq,
     failure_reason: state.failureReason,
     restarted_to: state.restartedTo,

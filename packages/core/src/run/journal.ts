@@ -5,9 +5,10 @@ import { STAGE_STATUSES, type JsonValue } from '../engine/outcome.js';
 import { RUN_FILES } from './run-files.js';
 
 /**
- * One line of `journal.jsonl`: a node finished. Appended and flushed to disk
- * after every node, so the durable state costs one small write per node
- * whatever the run's length. Resume replays the lines after the checkpoint.
+ * One line of `journal.jsonl`: a node finished. Appended after every node
+ * (flushed to disk with each checkpoint, or every line with `syncEveryNode`),
+ * so the durable state costs one small write per node whatever the run's
+ * length. Resume replays the lines after the checkpoint.
  */
 export const JournalEntrySchema = z.object({
   seq: z.number().int().positive(),
@@ -33,9 +34,9 @@ export type JournalEntry = z.infer<typeof JournalEntrySchema>;
 
 /**
  * The journal's entries in order, with the byte length of its complete lines
- * and of a torn tail. A last line cut short by a crash (no
- * newline, or not valid JSON) is dropped: its node simply runs again. A bad
- * line anywhere else means the file was damaged; reading stops there and the
+ * and of a torn tail. Bytes after the last newline are a line a crash cut
+ * short: they are dropped and that node simply runs again. A complete line
+ * that does not parse means the file was damaged: reading stops there and the
  * problem is reported.
  */
 export function readJournal(logsRoot: string): { entries: JournalEntry[]; problem?: string; tornBytes: number; validBytes: number } {
