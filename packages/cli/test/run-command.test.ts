@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { orchestra, startOrchestra, tempDir } from './cli-helpers.js';
@@ -41,6 +41,7 @@ describe('orchestra run (black box)', () => {
     const dir = /run directory: (.*)/.exec(r.stdout)?.[1] ?? '';
     expect(dir).toMatch(/\/\.orchestra\/runs\/\d{8}-\d{6}-\d{3}-Simple$/);
     expect(existsSync(join(dir, 'checkpoint.json'))).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('--quiet prints only the summary; --json prints one event per line', () => {
