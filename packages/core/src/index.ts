@@ -89,6 +89,9 @@ export { conditionalHandler, exitHandler, startHandler } from './handlers/noop-h
 export { killRunningTools, toolHandler } from './handlers/tool-handler.js';
 export { contextEnvName, toolEnvironment } from './handlers/tool-environment.js';
 export { createDefaultRegistry } from './handlers/default-registry.js';
+export { DEFAULT_MAX_PARALLEL, JOIN_POLICIES, parallelHandler } from './handlers/parallel-handler.js';
+export { fanInHandler } from './handlers/fan-in-handler.js';
+export type { BranchResult, BranchRunner } from './engine/handler.js';
 
 export { CHECKPOINT_INTERVAL_MS, CheckpointError, CheckpointSchema, RUN_STATUSES, readCheckpoint, type Checkpoint, type RunStatus } from './run/checkpoint.js';
 export { JournalEntrySchema, readJournal, type JournalEntry } from './run/journal.js';

@@ -17,12 +17,16 @@ export type RunEvent =
   | (Base & { type: 'stage.failed'; nodeId: string; index: number; failureReason: string; willRetry: boolean; durationMs: number })
   | (Base & { type: 'stage.retrying'; nodeId: string; index: number; attempt: number; delayMs: number })
   | (Base & { type: 'edge.selected'; from: string; to: string; label: string; reason: EdgeChoiceReason })
+  | (Base & { type: 'parallel.started'; nodeId: string; branchCount: number; joinPolicy: string; maxParallel: number })
+  | (Base & { type: 'parallel.branch_started'; nodeId: string; branch: string; index: number })
+  | (Base & { type: 'parallel.branch_completed'; nodeId: string; branch: string; index: number; status: StageStatus; durationMs: number })
+  | (Base & { type: 'parallel.completed'; nodeId: string; durationMs: number; successCount: number; failureCount: number })
   | (Base & { type: 'goal_gate.unsatisfied'; nodeId: string; retryTarget: string | null })
   /** The node's result is durable (journal); `file` tells whether checkpoint.json was rewritten too. */
   | (Base & { type: 'checkpoint.saved'; nodeId: string; completedNodes: number; file: boolean });
 
 /** Why an edge was chosen (spec §3.3 step). */
-export type EdgeChoiceReason = 'condition' | 'preferred_label' | 'suggested_next_id' | 'weight' | 'failure_route';
+export type EdgeChoiceReason = 'condition' | 'preferred_label' | 'suggested_next_id' | 'weight' | 'failure_route' | 'handler';
 
 /** The event types. */
 export type RunEventType = RunEvent['type'];

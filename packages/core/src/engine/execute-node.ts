@@ -7,7 +7,7 @@ import type { Graph, GraphNode } from '../graph/model.js';
 import { booleanAttr, durationAttr } from '../graph/values.js';
 import { RUN_FILES } from '../run/run-files.js';
 import type { EventBus } from './event-bus.js';
-import type { Handler } from './handler.js';
+import type { BranchRunner, Handler } from './handler.js';
 import { OutcomeSchema, StatusFileSchema, fromStatusFile, isSuccess, type Outcome } from './outcome.js';
 import { delayForAttempt, type RetryPolicy } from './retry-policy.js';
 import type { RunContext } from './run-context.js';
@@ -43,6 +43,7 @@ export interface ExecuteNodeOptions {
   /** Index of this node in the run (0-based), for events. */
   index: number;
   random: () => number;
+  runBranch: BranchRunner;
 }
 
 /** The final outcome of a node and how many retries it took. */
@@ -98,6 +99,8 @@ async function attemptOnce(node: GraphNode, options: ExecuteNodeOptions, attempt
       workdir: options.workdir,
       signal,
       attempt,
+      runBranch: options.runBranch,
+      emit: (event) => void options.events.emit(event),
     }),
   );
   let result: Outcome | undefined;

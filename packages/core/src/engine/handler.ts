@@ -1,5 +1,6 @@
 import type { Graph, GraphNode } from '../graph/model.js';
-import type { Outcome } from './outcome.js';
+import type { RunEventInput } from './events.js';
+import type { JsonValue, Outcome } from './outcome.js';
 import type { RunContext } from './run-context.js';
 
 /** What a handler receives for one attempt at a node (spec §4.1). */
@@ -18,7 +19,33 @@ export interface HandlerInput {
   signal: AbortSignal;
   /** 1 for the first attempt, 2 for the first retry, ... */
   attempt: number;
+  /** Runs a branch of the graph in its own context (what the parallel handler fans out with). */
+  runBranch: BranchRunner;
+  /** Emits a run event (on the run's bus, into `events.jsonl`). */
+  emit: (event: RunEventInput) => void;
 }
+
+/** How a parallel branch ended. */
+export interface BranchResult {
+  /** The node the branch started at. */
+  id: string;
+  /** The last executed node's outcome status (`success` for an empty branch). */
+  status: Outcome['status'];
+  /** Nodes the branch ran, in order. */
+  completedNodes: string[];
+  /** The fan-in or exit node the branch stopped before; null when it ended otherwise. */
+  stoppedAt: string | null;
+  failureReason?: string;
+  /** The context keys the branch wrote, with their final values. */
+  contextUpdates: Record<string, JsonValue>;
+}
+
+/**
+ * Runs the graph from `startNode` in `context` (a clone: nothing reaches the
+ * run's context) until it reaches a fan-in or exit node (not executed), a
+ * failure with no route, or a dead end.
+ */
+export type BranchRunner = (startNode: string, context: RunContext, signal: AbortSignal) => Promise<BranchResult>;
 
 /**
  * A node handler: a plain object. It returns an outcome; returning nothing

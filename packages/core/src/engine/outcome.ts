@@ -22,6 +22,11 @@ export interface Outcome {
   notes?: string;
   /** Why the stage failed or asked for a retry. */
   failureReason?: string;
+  /**
+   * A node to continue at regardless of edges: how the parallel handler
+   * continues at its fan-in node. An orchestra extension; not in status files.
+   */
+  nextNode?: string;
 }
 
 /** True for `success` and `partial_success`. */
@@ -77,4 +82,5 @@ export const OutcomeSchema: z.ZodType<Outcome> = z.object({
   contextUpdates: z.record(z.string(), jsonValue).optional(),
   notes: z.string().optional(),
   failureReason: z.string().optional(),
+  nextNode: z.string().optional(),
 });

@@ -13,14 +13,14 @@ import type { JournalEntry } from '../run/journal.js';
 import { applyEntry, initialState, unsatisfiedGoalGate, type EngineState } from './engine-state.js';
 import { EventBus } from './event-bus.js';
 import type { RunEvent } from './events.js';
-import { executeNode, Interrupted } from './execute-node.js';
+import { Interrupted } from './execute-node.js';
+import { retryTarget, runNodeStep, type StepEnvironment, type StepResult } from './node-step.js';
+import { createBranchRunner } from './run-branch.js';
 import type { Handler } from './handler.js';
 import type { HandlerRegistry } from './handler-registry.js';
 import type { JsonValue, Outcome } from './outcome.js';
-import { buildRetryPolicy } from './retry-policy.js';
 import { RunContext } from './run-context.js';
 import { RunRecorder } from './run-recorder.js';
-import { selectEdge } from './select-edge.js';
 
 /** The orchestra version recorded in manifests. */
 export const ORCHESTRA_VERSION = '0.1.0';
@@ -92,6 +92,8 @@ export interface Plan {
   exitNodes: ReadonlySet<string>;
   goalGates: string[];
   handlers: Map<string, { type: string; handler: Handler }>;
+  /** Where parallel branches stop: fan-in and exit nodes. */
+  branchBoundaries: ReadonlySet<string>;
 }
 
 function registryFor(options: RunOptions): HandlerRegistry {
@@ -126,14 +128,8 @@ function planRun(graph: Graph, registry: HandlerRegistry): Plan {
     );
   }
   const goalGates = [...graph.nodes.values()].filter((n) => booleanAttr(n, 'goal_gate')).map((n) => n.id);
-  return { graph, startNode, exitNodes, goalGates, handlers };
-}
-
-/** The retry target of a node or, failing that, the graph's (spec §3.4, §3.7), if it names a node. */
-function retryTarget(graph: Graph, node: GraphNode | undefined, includeGraph: boolean): string | undefined {
-  const candidates = [node?.attributes.retry_target, node?.attributes.fallback_retry_target];
-  if (includeGraph) candidates.push(graph.attributes.retry_target, graph.attributes.fallback_retry_target);
-  return candidates.find((id): id is string => !!id && graph.nodes.has(id));
+  const branchBoundaries = new Set([...exitNodes, ...[...handlers].filter(([, h]) => h.type === 'parallel.fan_in').map(([id]) => id)]);
+  return { graph, startNode, exitNodes, goalGates, handlers, branchBoundaries };
 }
 
 interface Session {
@@ -296,8 +292,16 @@ async function drive(session: Session): Promise<RunResult | Restart> {
   const { plan, options, context, state, events, recorder } = session;
   const { graph } = plan;
   const signal = options.signal ?? new AbortController().signal;
-  const random = options.random ?? Math.random;
-  const workdir = options.workdir ?? process.cwd();
+  const base = {
+    graph,
+    handlers: plan.handlers,
+    logsRoot: session.logsRoot,
+    recorder,
+    events,
+    random: options.random ?? Math.random,
+    workdir: options.workdir ?? process.cwd(),
+  };
+  const env: StepEnvironment = { ...base, signal, runBranch: createBranchRunner(base, plan.branchBoundaries) };
 
   while (state.nextNode !== null) {
     if (signal.aborted) return interrupt(session, abortReason(signal));
@@ -314,27 +318,9 @@ async function drive(session: Session): Promise<RunResult | Restart> {
       }
     }
 
-    context.set('current_node', node.id);
-    const { type, handler } = plan.handlers.get(node.id) as { type: string; handler: Handler };
-    const { dir: stageDir, reused: stageReused } = recorder.stageDir(node.id);
-    let outcome: Outcome;
-    let retries: number;
+    let step: StepResult;
     try {
-      ({ outcome, retries } = await executeNode(node, {
-        graph,
-        handler,
-        handlerType: type,
-        context,
-        logsRoot: session.logsRoot,
-        stageDir,
-        stageReused,
-        workdir,
-        policy: buildRetryPolicy(node, graph),
-        signal,
-        events,
-        index: state.completedNodes.length,
-        random,
-      }));
+      step = await runNodeStep(env, node, context, state.completedNodes.length);
     } catch (error) {
       if (error instanceof Interrupted) {
         context.rollback(); // the node did not complete: nothing of it is kept
@@ -342,17 +328,7 @@ async function drive(session: Session): Promise<RunResult | Restart> {
       }
       throw error;
     }
-
-    if (outcome.contextUpdates) context.applyUpdates(outcome.contextUpdates);
-    if (outcome.status !== 'skipped') {
-      context.set('outcome', outcome.status);
-      if (outcome.preferredLabel) context.set('preferred_label', outcome.preferredLabel);
-    }
-    // Only nodes that retried get a counter: a key per node would grow every checkpoint with the run.
-    const retryKey = `internal.retry_count.${node.id}`;
-    if (retries > 0 || context.has(retryKey)) context.set(retryKey, retries);
-    recorder.writeStatus(stageDir, outcome);
-
+    const { outcome, retries } = step;
     const failed = outcome.status === 'fail';
     let next: string | null = null;
     let end: JournalEntry['end'];
@@ -361,30 +337,22 @@ async function drive(session: Session): Promise<RunResult | Restart> {
     if (isExit) {
       end = failed ? 'failed' : 'completed';
       if (failed) failureReason = `exit node ${node.id} failed: ${outcome.failureReason ?? 'no reason given'}`;
+    } else if (step.next) {
+      next = step.next.to;
+      if (step.next.loopRestart) {
+        end = 'restarted';
+        restartTo = restartDirectory(session.logsRoot);
+      }
+    } else if (failed) {
+      end = 'failed';
+      failureReason = `${node.id} failed: ${outcome.failureReason ?? 'no reason given'}`;
     } else {
-      const choice = selectEdge(graph, node.id, outcome, context, failed);
-      const target = choice ? undefined : failed ? retryTarget(graph, node, false) : undefined;
-      if (choice) {
-        next = choice.edge.to;
-        events.emit({ type: 'edge.selected', from: node.id, to: next, label: choice.edge.attributes.label ?? '', reason: choice.reason });
-        if (booleanAttr(choice.edge, 'loop_restart')) {
-          end = 'restarted';
-          restartTo = restartDirectory(session.logsRoot);
-        }
-      } else if (target !== undefined) {
-        next = target;
-        events.emit({ type: 'edge.selected', from: node.id, to: next, label: '', reason: 'failure_route' });
-      } else if (failed) {
-        end = 'failed';
-        failureReason = `${node.id} failed: ${outcome.failureReason ?? 'no reason given'}`;
-      } else {
-        // A dead end (no eligible edge) ends the run like the exit would: goal gates first.
-        const gates = checkGoalGates(session);
-        if (gates.jumpTo) next = gates.jumpTo;
-        else {
-          end = gates.failure ? 'failed' : 'completed';
-          if (gates.failure) failureReason = gates.failure;
-        }
+      // A dead end (no eligible edge) ends the run like the exit would: goal gates first.
+      const gates = checkGoalGates(session);
+      if (gates.jumpTo) next = gates.jumpTo;
+      else {
+        end = gates.failure ? 'failed' : 'completed';
+        if (gates.failure) failureReason = gates.failure;
       }
     }
 

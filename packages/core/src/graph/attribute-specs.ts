@@ -70,6 +70,8 @@ export const ATTRIBUTE_SPECS: readonly AttributeSpec[] = [
   spec('node', 'llm_provider', 'string', 'auto-detected', 'Provider key; the stylesheet may supply it.'),
   spec('node', 'reasoning_effort', 'string', 'high', 'Reasoning depth.', REASONING_EFFORTS),
   spec('node', 'auto_status', 'boolean', 'false', 'When the handler writes no status, record SUCCESS.'),
+  spec('node', 'join_policy', 'string', 'wait_all', 'Parallel fan-out: `wait_all` or `first_success`.', ['wait_all', 'first_success']),
+  spec('node', 'max_parallel', 'integer', '4', 'Parallel fan-out: branches run at once.'),
   spec('node', 'allow_partial', 'boolean', 'false', 'Accept PARTIAL_SUCCESS when retries are exhausted.'),
 
   spec('edge', 'label', 'string', '""', 'Caption and routing key (preferred-label matching).'),

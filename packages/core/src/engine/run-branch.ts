@@ -1,0 +1,53 @@
+import type { BranchResult, BranchRunner } from './handler.js';
+import type { RunContext } from './run-context.js';
+import { runNodeStep, type StepEnvironment } from './node-step.js';
+
+/** Most nodes one branch may run: a branch that loops forever is stopped and fails. */
+export const MAX_BRANCH_STEPS = 10_000;
+
+/**
+ * A {@link BranchRunner} over the run's environment: runs nodes like the main
+ * loop (handlers, retries, status files, events), but in the branch's own
+ * context and without journaling them (a resumed run re-runs the whole
+ * parallel node). Stops before fan-in and exit nodes.
+ */
+export function createBranchRunner(env: Omit<StepEnvironment, 'runBranch' | 'signal'>, boundaries: ReadonlySet<string>): BranchRunner {
+  const runBranch: BranchRunner = async (startNode: string, context: RunContext, signal: AbortSignal): Promise<BranchResult> => {
+    const stepEnv: StepEnvironment = { ...env, signal, runBranch };
+    const completedNodes: string[] = [];
+    let status: BranchResult['status'] = 'success';
+    let failureReason: string | undefined;
+    let current: string | undefined = startNode;
+    while (current !== undefined) {
+      if (boundaries.has(current)) break;
+      if (completedNodes.length >= MAX_BRANCH_STEPS) {
+        status = 'fail';
+        failureReason = `branch ran ${MAX_BRANCH_STEPS} nodes without reaching a fan-in node`;
+        current = undefined;
+        break;
+      }
+      const node = env.graph.nodes.get(current);
+      if (!node) {
+        status = 'fail';
+        failureReason = `node ${current} does not exist`;
+        current = undefined;
+        break;
+      }
+      const step = await runNodeStep(stepEnv, node, context, completedNodes.length);
+      completedNodes.push(node.id);
+      status = step.outcome.status;
+      failureReason = step.outcome.failureReason;
+      current = step.next?.to;
+    }
+    const result: BranchResult = {
+      id: startNode,
+      status,
+      completedNodes,
+      stoppedAt: current ?? null,
+      contextUpdates: context.takeChanges(),
+    };
+    if (status === 'fail' && failureReason) result.failureReason = failureReason;
+    return result;
+  };
+  return runBranch;
+}

@@ -1,0 +1,115 @@
+import type { BranchResult, Handler } from '../engine/handler.js';
+import type { JsonValue } from '../engine/outcome.js';
+import { integerAttr } from '../graph/values.js';
+import { resolveHandlerType } from '../graph/handler-types.js';
+import { outgoingEdges, type Graph } from '../graph/model.js';
+
+/** Join policies of the parallel handler (spec §4.8). */
+export const JOIN_POLICIES = ['wait_all', 'first_success'] as const;
+
+/** Branches run at once when the node does not say (`max_parallel`). */
+export const DEFAULT_MAX_PARALLEL = 4;
+
+/** A branch result as `parallel.results` holds it (JSON, snake_case like the files). */
+function toJson(result: BranchResult, index: number): JsonValue {
+  return {
+    id: result.id,
+    index,
+    status: result.status,
+    completed_nodes: result.completedNodes,
+    stopped_at: result.stoppedAt,
+    failure_reason: result.failureReason ?? null,
+    context_updates: result.contextUpdates,
+  };
+}
+
+/** The first fan-in node (`parallel.fan_in`) reachable from the branch starts, breadth first. */
+function nearestFanIn(graph: Graph, starts: readonly string[]): string | undefined {
+  const seen = new Set(starts);
+  const queue = [...starts];
+  for (let i = 0; i < queue.length; i++) {
+    const id = queue[i] as string;
+    const node = graph.nodes.get(id);
+    if (node && resolveHandlerType(node) === 'parallel.fan_in') return id;
+    for (const e of outgoingEdges(graph, id)) {
+      if (!seen.has(e.to)) {
+        seen.add(e.to);
+        queue.push(e.to);
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The fan-out node (`shape=component`, spec §4.8): runs every outgoing edge's
+ * target as a branch, each in a clone of the context, at most `max_parallel`
+ * at a time, until the branches reach their fan-in node. `join_policy`
+ * `wait_all` (default) succeeds when no branch failed and is PARTIAL_SUCCESS
+ * otherwise; `first_success` succeeds as soon as one branch succeeds (the
+ * others are cancelled) and fails when none does. Branch contexts are not
+ * merged: the results go to `parallel.results`, and the run continues at the
+ * fan-in node the branches reached.
+ */
+export const parallelHandler: Handler = {
+  async execute({ node, graph, context, signal, runBranch, emit }) {
+    const branches = outgoingEdges(graph, node.id).map((e) => e.to);
+    if (branches.length === 0) return { status: 'fail', failureReason: `parallel node ${node.id} has no outgoing edges to fan out to` };
+    const policy = node.attributes.join_policy || 'wait_all';
+    if (!(JOIN_POLICIES as readonly string[]).includes(policy)) {
+      return { status: 'fail', failureReason: `unknown join_policy ${JSON.stringify(policy)}; use ${JOIN_POLICIES.join(' or ')}` };
+    }
+    const maxParallel = Math.max(1, integerAttr(node, 'max_parallel') ?? DEFAULT_MAX_PARALLEL);
+
+    const started = performance.now();
+    emit({ type: 'parallel.started', nodeId: node.id, branchCount: branches.length, joinPolicy: policy, maxParallel });
+    const cancel = new AbortController();
+    const branchSignal = AbortSignal.any([signal, cancel.signal]);
+    const results: (BranchResult | undefined)[] = new Array(branches.length);
+    let nextIndex = 0;
+    const worker = async (): Promise<void> => {
+      while (nextIndex < branches.length && !branchSignal.aborted) {
+        const index = nextIndex++;
+        const branch = branches[index] as string;
+        const branchStarted = performance.now();
+        emit({ type: 'parallel.branch_started', nodeId: node.id, branch, index });
+        try {
+          results[index] = await runBranch(branch, context.clone(), branchSignal);
+        } catch (error) {
+          // A branch stopped because another one already won is not a failure; anything else is.
+          if (signal.aborted || !cancel.signal.aborted) throw error;
+          continue;
+        }
+        const result = results[index] as BranchResult;
+        emit({ type: 'parallel.branch_completed', nodeId: node.id, branch, index, status: result.status, durationMs: performance.now() - branchStarted });
+        if (policy === 'first_success' && result.status === 'success') cancel.abort('another branch succeeded');
+      }
+    };
+    const settled = await Promise.allSettled(Array.from({ length: Math.min(maxParallel, branches.length) }, worker));
+    const rejected = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (rejected) throw rejected.reason;
+    // Branches cancelled or never started (first_success) count as skipped. (Array.from: `results` has holes.)
+    const finished = Array.from(results, (r, i): BranchResult => r ?? { id: branches[i] as string, status: 'skipped', completedNodes: [], stoppedAt: null, contextUpdates: {} });
+    const successCount = finished.filter((r) => r.status === 'success').length;
+    const failureCount = finished.filter((r) => r.status === 'fail').length;
+    // Where the branches met; branches that failed or were cancelled stopped before getting there.
+    const reached = [...new Set(finished.flatMap((r) => (r.stoppedAt === null ? [] : [r.stoppedAt])))];
+    const fallback = reached.length === 0 ? nearestFanIn(graph, branches) : undefined;
+    const joins = fallback ? [fallback] : reached;
+    const contextUpdates = { 'parallel.results': finished.map(toJson) };
+    const summary = `${successCount} of ${branches.length} branches succeeded`;
+    emit({ type: 'parallel.completed', nodeId: node.id, durationMs: performance.now() - started, successCount, failureCount });
+
+    if (joins.length !== 1) {
+      const where = joins.length ? `they stopped at ${joins.join(', ')}` : 'no fan-in node follows them';
+      return { status: 'fail', contextUpdates, failureReason: `the branches of ${node.id} do not meet at one fan-in node (${where})` };
+    }
+    const join = joins[0] as string;
+    if (policy === 'first_success') {
+      return successCount > 0
+        ? { status: 'success', contextUpdates, notes: summary, nextNode: join }
+        : { status: 'fail', contextUpdates, failureReason: `no branch of ${node.id} succeeded` };
+    }
+    return { status: failureCount === 0 ? 'success' : 'partial_success', contextUpdates, notes: summary, nextNode: join };
+  },
+};
