@@ -98,3 +98,10 @@ export { JournalEntrySchema, readJournal, type JournalEntry } from './run/journa
 export { ManifestSchema, type Manifest } from './run/manifest.js';
 export { defaultLogsRoot, readManifest } from './run/run-directory.js';
 export { RUN_FILES } from './run/run-files.js';
+
+export { ANSWER_VALUES, AnswerSchema, OptionSchema, QUESTION_TYPES, QuestionSchema, matchOption, timeoutAnswer } from './human/question.js';
+export type { Answer, Option, Question, QuestionInput } from './human/question.js';
+export { askEach, type AskOptions, type Interviewer } from './human/interviewer.js';
+export { AutoApproveInterviewer, CallbackInterviewer, QueueInterviewer, RecordingInterviewer, answerFromText, type QueuedAnswer } from './human/simple-interviewers.js';
+export { ConsoleInterviewer, type ConsoleStreams } from './human/console-interviewer.js';
+export { createWaitHumanHandler } from './handlers/wait-human-handler.js';

@@ -21,6 +21,18 @@ export type RunEvent =
   | (Base & { type: 'parallel.branch_started'; nodeId: string; branch: string; index: number })
   | (Base & { type: 'parallel.branch_completed'; nodeId: string; branch: string; index: number; status: StageStatus; durationMs: number })
   | (Base & { type: 'parallel.completed'; nodeId: string; durationMs: number; successCount: number; failureCount: number })
+  | (Base & { type: 'interview.started'; nodeId: string; questionText: string; questionType: string })
+  | (Base & { type: 'interview.completed'; nodeId: string; questionText: string; answerValue: string; durationMs: number })
+  | (Base & { type: 'interview.timeout'; nodeId: string; questionText: string; durationMs: number })
+  | (Base & {
+      type: 'human.interaction';
+      nodeId: string;
+      questionText: string;
+      questionType: string;
+      answerValue: string;
+      answerText: string;
+      selectedKey: string;
+    })
   | (Base & { type: 'goal_gate.unsatisfied'; nodeId: string; retryTarget: string | null })
   /** The node's result is durable (journal); `file` tells whether checkpoint.json was rewritten too. */
   | (Base & { type: 'checkpoint.saved'; nodeId: string; completedNodes: number; file: boolean });

@@ -5,6 +5,7 @@ import type { Graph, GraphNode } from '../graph/model.js';
 import { booleanAttr } from '../graph/values.js';
 import { validateOrRaise } from '../lint/validate.js';
 import type { CodergenBackend } from '../handlers/codergen-backend.js';
+import type { Interviewer } from '../human/interviewer.js';
 import { createCodergenHandler } from '../handlers/codergen-handler.js';
 import { createDefaultRegistry } from '../handlers/default-registry.js';
 import { createRunDirectory, defaultLogsRoot } from '../run/run-directory.js';
@@ -29,8 +30,10 @@ export const ORCHESTRA_VERSION = '0.1.0';
 export interface RunOptions {
   /** Runs LLM stages; required when the pipeline has any (use `simulationBackend` to simulate). */
   backend?: CodergenBackend;
-  /** Handlers to use; defaults to the built-ins (plus codergen over `backend`). */
+  /** Handlers to use; defaults to the built-ins (plus codergen over `backend`, wait.human asking `interviewer`). */
   registry?: HandlerRegistry;
+  /** Who answers human gates when the default registry is used (default: auto-approve). */
+  interviewer?: Interviewer;
   /** Run directory; default `.orchestra/runs/<timestamp>-<pipeline>` under `workdir`. */
   logsRoot?: string;
   /** Cancels the run at a safe point: the checkpoint is kept and the run can be resumed. */
@@ -97,7 +100,9 @@ export interface Plan {
 }
 
 function registryFor(options: RunOptions): HandlerRegistry {
-  if (!options.registry) return createDefaultRegistry(options.backend ? { backend: options.backend } : {});
+  if (!options.registry) {
+    return createDefaultRegistry({ ...(options.backend ? { backend: options.backend } : {}), ...(options.interviewer ? { interviewer: options.interviewer } : {}) });
+  }
   if (!options.backend || options.registry.get('codergen')) return options.registry;
   return options.registry.clone().register('codergen', createCodergenHandler(options.backend));
 }

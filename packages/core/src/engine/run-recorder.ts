@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHECKPOINT_INTERVAL_MS, writeCheckpoint, type Checkpoint } from '../run/checkpoint.js';
 import type { JournalEntry } from '../run/journal.js';
@@ -39,6 +39,11 @@ export class RunRecorder {
     this.eventLog = new LineAppender(join(logsRoot, RUN_FILES.events));
     this.unsubscribe = events.on((event) => {
       this.pendingEvents.push(JSON.stringify(event));
+      if (event.type === 'human.interaction') {
+        // Every question and answer, also in a file of their own, written at once (answers are precious).
+        appendFileSync(join(logsRoot, RUN_FILES.interviews), `${JSON.stringify(event)}\n`);
+        this.flushEvents();
+      }
       if (event.type.startsWith('pipeline.')) this.flushEvents();
     });
   }

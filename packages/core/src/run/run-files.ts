@@ -7,6 +7,7 @@ export const RUN_FILES = {
   checkpoint: 'checkpoint.json',
   journal: 'journal.jsonl',
   events: 'events.jsonl',
+  interviews: 'interviews.jsonl',
   pipeline: 'pipeline.dot',
   status: 'status.json',
 } as const;

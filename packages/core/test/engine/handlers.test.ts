@@ -349,7 +349,7 @@ describe('refusals before the first node', () => {
   });
 
   it('refuses a node whose explicit type has no handler (ORCH_NO_HANDLER)', async () => {
-    for (const type of ['wait.human', 'nobody_registered_this']) {
+    for (const type of ['stack.manager_loop', 'nobody_registered_this']) {
       const { error, logsRoot } = await refusal(dot(`  gate [type="${type}", label="Approve?"]\n  start -> gate -> exit`), { backend: simulationBackend });
       expect(error, type).toBeInstanceOf(MissingHandlerError);
       expect(error).toMatchObject({ code: 'ORCH_NO_HANDLER' });
@@ -357,10 +357,10 @@ describe('refusals before the first node', () => {
     }
   });
 
-  it('refuses a hexagon (wait.human by shape) node with ORCH_NO_HANDLER instead of running it as an LLM stage', async () => {
-    for (const options of [{}, { backend: simulationBackend }]) {
-      const { error } = await refusal(dot('  gate [shape=hexagon, label="Approve?"]\n  start -> gate -> exit'), options);
-      expect(error, `backend: ${'backend' in options}`).toMatchObject({ code: 'ORCH_NO_HANDLER' });
-    }
+  it('refuses a hexagon (wait.human by shape) node with ORCH_NO_HANDLER when the registry has no wait.human, instead of running it as an LLM stage', async () => {
+    const registry = new HandlerRegistry();
+    for (const type of ['start', 'exit', 'codergen'] as const) registry.register(type, createDefaultRegistry({ backend: simulationBackend }).get(type)!);
+    const { error } = await refusal(dot('  gate [shape=hexagon, label="Approve?"]\n  start -> gate -> exit'), { registry });
+    expect(error).toMatchObject({ code: 'ORCH_NO_HANDLER' });
   });
 });

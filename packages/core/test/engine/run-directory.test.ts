@@ -29,6 +29,7 @@ describe('run directory (spec §5.6, docs/run-directory.md)', () => {
       checkpoint: 'checkpoint.json',
       journal: 'journal.jsonl',
       events: 'events.jsonl',
+      interviews: 'interviews.jsonl',
       pipeline: 'pipeline.dot',
       status: 'status.json',
     });

@@ -1,0 +1,80 @@
+import type { Readable, Writable } from 'node:stream';
+import type { AskOptions, Interviewer } from './interviewer.js';
+import { LineReader } from './line-reader.js';
+import { matchOption, timeoutAnswer, type Answer, type Question } from './question.js';
+
+/** Streams of a {@link ConsoleInterviewer} (the process's by default; injectable for tests). */
+export interface ConsoleStreams {
+  input?: Readable;
+  output?: Writable;
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
+}
+
+/**
+ * Asks on a terminal (spec §6.4): `[?] question`, options as `  [K] Label`,
+ * `[Y/N]` for yes/no, `> ` for free text. An answer that matches nothing is
+ * asked again; end of input answers SKIPPED; the question's timeout answers
+ * its default (or TIMEOUT).
+ */
+export class ConsoleInterviewer implements Interviewer {
+  private readonly reader: LineReader;
+  private readonly output: Writable;
+
+  constructor(streams: ConsoleStreams = {}) {
+    this.reader = new LineReader(streams.input ?? process.stdin);
+    this.output = streams.output ?? process.stdout;
+  }
+
+  private write(text: string): void {
+    this.output.write(text);
+  }
+
+  async ask(question: Question, options: AskOptions = {}): Promise<Answer> {
+    const deadline = question.timeoutMs === undefined ? undefined : Date.now() + question.timeoutMs;
+    this.write(`\n[?] ${question.text}\n`);
+    if (question.type === 'MULTIPLE_CHOICE') for (const o of question.options) this.write(`  [${o.key}] ${o.label}\n`);
+    if (question.timeoutMs !== undefined) {
+      const fallback = question.default ? `, then ${question.default.selectedOption?.label ?? question.default.value}` : '';
+      this.write(`  (waiting up to ${seconds(question.timeoutMs)}${fallback})\n`);
+    }
+    const prompt = question.type === 'MULTIPLE_CHOICE' ? 'Select: ' : question.type === 'FREEFORM' ? '> ' : '[Y/N]: ';
+    for (;;) {
+      this.write(prompt);
+      const remaining = deadline === undefined ? undefined : Math.max(0, deadline - Date.now());
+      const read = await this.reader.next(remaining, options.signal);
+      if (read.kind === 'timeout') {
+        const answer = timeoutAnswer(question);
+        this.write(`\n  no answer in time: ${answer.selectedOption?.label ?? answer.value}\n`);
+        return answer;
+      }
+      if (read.kind === 'eof') {
+        this.write('\n');
+        return { value: 'SKIPPED' };
+      }
+      const line = read.line.trim();
+      if (question.type === 'FREEFORM') return { value: read.line, text: read.line };
+      if (question.type === 'MULTIPLE_CHOICE') {
+        const option = matchOption(line, question.options);
+        if (option) return { value: option.key, selectedOption: option };
+        this.write(`  ${JSON.stringify(line)} is not a choice: answer with ${question.options.map((o) => o.key).join(', ')}\n`);
+        continue;
+      }
+      const yn = line.toLowerCase();
+      if (yn === 'y' || yn === 'yes') return { value: 'YES' };
+      if (yn === 'n' || yn === 'no') return { value: 'NO' };
+      this.write('  answer y or n\n');
+    }
+  }
+
+  inform(message: string, stage: string): void {
+    this.write(`[i] ${stage ? `${stage}: ` : ''}${message}\n`);
+  }
+
+  /** Stops reading the input, so the process can exit. */
+  close(): void {
+    this.reader.close();
+  }
+}

@@ -1,0 +1,108 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import {
+  AutoApproveInterviewer,
+  CallbackInterviewer,
+  ConsoleInterviewer,
+  QueueInterviewer,
+  QuestionSchema,
+  RecordingInterviewer,
+  type Question,
+  type QuestionInput,
+} from '../../src/index.js';
+
+const q = (input: Partial<QuestionInput> = {}): Question =>
+  QuestionSchema.parse({ text: 'Ship it?', type: 'MULTIPLE_CHOICE', stage: 'gate', options: [{ key: 'A', label: 'Approve' }, { key: 'F', label: 'Fix' }], ...input });
+
+describe('interviewers (seed: Interviewer Implementation Tests, spec §11.8)', () => {
+  it('AutoApprove: YES for yes/no and confirmation, the first option, "auto-approved" for free text', async () => {
+    const auto = new AutoApproveInterviewer();
+    expect(await auto.ask(q({ type: 'YES_NO', options: [] }))).toEqual({ value: 'YES' });
+    expect(await auto.ask(q({ type: 'CONFIRMATION', options: [] }))).toEqual({ value: 'YES' });
+    expect(await auto.ask(q())).toEqual({ value: 'A', selectedOption: { key: 'A', label: 'Approve' } });
+    expect(await auto.ask(q({ type: 'FREEFORM', options: [] }))).toEqual({ value: 'auto-approved', text: 'auto-approved' });
+  });
+
+  it('Queue: dequeues answers in order, then SKIPPED; strings are matched to options', async () => {
+    const queue = new QueueInterviewer([{ value: 'F', selectedOption: { key: 'F', label: 'Fix' } }, 'approve', 'looks fine']);
+    expect(await queue.ask(q())).toEqual({ value: 'F', selectedOption: { key: 'F', label: 'Fix' } });
+    expect(await queue.ask(q())).toEqual({ value: 'A', selectedOption: { key: 'A', label: 'Approve' } });
+    expect(await queue.ask(q({ type: 'FREEFORM', options: [] }))).toEqual({ value: 'looks fine', text: 'looks fine' });
+    expect(queue.remaining).toBe(0);
+    expect(await queue.ask(q())).toEqual({ value: 'SKIPPED' });
+  });
+
+  it('Callback: the function gets the question and its return value is the answer', async () => {
+    const seen: Question[] = [];
+    const cb = new CallbackInterviewer((question) => {
+      seen.push(question);
+      return { value: 'NO' };
+    });
+    expect(await cb.ask(q({ type: 'YES_NO', options: [] }))).toEqual({ value: 'NO' });
+    expect(seen.map((s) => s.text)).toEqual(['Ship it?']);
+  });
+
+  it('Recording: delegates and keeps every question with its answer', async () => {
+    const rec = new RecordingInterviewer(new QueueInterviewer(['F', 'A']));
+    await rec.ask(q());
+    await rec.ask(q({ text: 'Again?' }));
+    expect(rec.recordings.map((r) => [r.question.text, r.answer.value])).toEqual([
+      ['Ship it?', 'F'],
+      ['Again?', 'A'],
+    ]);
+  });
+});
+
+function consoleWith(lines: string[], end = true) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let printed = '';
+  output.on('data', (b: Buffer) => (printed += b.toString()));
+  for (const line of lines) input.write(`${line}\n`);
+  if (end) input.end();
+  return { interviewer: new ConsoleInterviewer({ input, output }), printed: () => printed, input };
+}
+
+describe('ConsoleInterviewer (streams injected)', () => {
+  it('prints [?] and [K] Label options and reads a key', async () => {
+    const c = consoleWith(['f']);
+    expect(await c.interviewer.ask(q())).toEqual({ value: 'F', selectedOption: { key: 'F', label: 'Fix' } });
+    expect(c.printed()).toContain('[?] Ship it?\n  [A] Approve\n  [F] Fix\nSelect: ');
+  });
+
+  it('asks again after an answer that matches nothing, and accepts a label', async () => {
+    const c = consoleWith(['x', 'Approve']);
+    expect(await c.interviewer.ask(q())).toMatchObject({ value: 'A' });
+    expect(c.printed()).toContain('"x" is not a choice: answer with A, F');
+  });
+
+  it('reads [Y/N] and free text', async () => {
+    const yn = consoleWith(['maybe', 'y']);
+    expect(await yn.interviewer.ask(q({ type: 'YES_NO', options: [] }))).toEqual({ value: 'YES' });
+    expect(yn.printed()).toContain('[Y/N]: ');
+    const free = consoleWith(['  keep my spaces ']);
+    expect(await free.interviewer.ask(q({ type: 'FREEFORM', options: [] }))).toEqual({ value: '  keep my spaces ', text: '  keep my spaces ' });
+  });
+
+  it('answers SKIPPED at end of input', async () => {
+    const c = consoleWith([]);
+    expect(await c.interviewer.ask(q())).toEqual({ value: 'SKIPPED' });
+  });
+
+  it('times out to the default, or to TIMEOUT without one', async () => {
+    const withDefault = consoleWith([], false);
+    const answer = await withDefault.interviewer.ask(q({ timeoutMs: 50, default: { value: 'F', selectedOption: { key: 'F', label: 'Fix' } } }));
+    expect(answer).toEqual({ value: 'F', selectedOption: { key: 'F', label: 'Fix' } });
+    expect(withDefault.printed()).toContain('no answer in time: Fix');
+    withDefault.interviewer.close();
+    const bare = consoleWith([], false);
+    expect(await bare.interviewer.ask(q({ timeoutMs: 50 }))).toEqual({ value: 'TIMEOUT' });
+    bare.interviewer.close();
+  });
+
+  it('keeps lines typed ahead for later questions', async () => {
+    const c = consoleWith(['a', 'f']);
+    expect((await c.interviewer.ask(q())).value).toBe('A');
+    expect((await c.interviewer.ask(q())).value).toBe('F');
+  });
+});

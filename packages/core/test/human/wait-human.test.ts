@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AutoApproveInterviewer, QueueInterviewer, RecordingInterviewer, createDefaultRegistry, simulationBackend, type Interviewer } from '../../src/index.js';
+import { dot, eventsOf, run, statusAt, useTempDirs } from '../engine/engine-helpers.js';
+
+useTempDirs();
+
+const GATE = dot(
+  '  work [prompt="Do the work"]\n  gate [shape=hexagon, label="Review Changes"]\n  ship [prompt="Ship"]\n  fixes [prompt="Fix"]\n  later [prompt="Later"]\n' +
+    '  start -> work -> gate\n  gate -> ship [label="[A] Approve"]\n  gate -> fixes [label="F) Fix issues"]\n  gate -> later\n  ship -> exit\n  fixes -> exit\n  later -> exit',
+);
+
+function registry(interviewer: Interviewer) {
+  return createDefaultRegistry({ backend: simulationBackend, interviewer });
+}
+
+describe('wait.human handler (seed: Wait.Human Handler Tests, spec §4.6)', () => {
+  it('derives one choice per outgoing edge, with accelerator keys, labels and the target id for an unlabelled edge', async () => {
+    const rec = new RecordingInterviewer(new QueueInterviewer(['A']));
+    await run(GATE, { registry: registry(rec) });
+    expect(rec.recordings[0]?.question).toMatchObject({
+      text: 'Review Changes',
+      type: 'MULTIPLE_CHOICE',
+      stage: 'gate',
+      options: [
+        { key: 'A', label: 'Approve' },
+        { key: 'F', label: 'Fix issues' },
+        { key: 'L', label: 'later' },
+      ],
+    });
+  });
+
+  it.each([
+    ['A', 'ship', 'A', 'Approve'],
+    ['fix issues', 'fixes', 'F', 'Fix issues'],
+    ['later', 'later', 'L', 'later'],
+  ])('routes on the answer %j to %s and records it in the context', async (answer, target, key, label) => {
+    const { result, logsRoot } = await run(GATE, { registry: registry(new QueueInterviewer([answer])) });
+    expect(result.completedNodes).toEqual(['start', 'work', 'gate', target, 'exit']);
+    expect(result.context).toMatchObject({ 'human.gate.selected': key, 'human.gate.label': label });
+    expect(statusAt(logsRoot, 'gate')).toMatchObject({ outcome: 'success', preferred_label: label, suggested_next_ids: [target] });
+  });
+
+  it('fails without outgoing edges', async () => {
+    const { result } = await run(dot('  gate [shape=hexagon]\n  start -> gate [weight=1]\n  start -> exit'), { registry: registry(new AutoApproveInterviewer()) });
+    expect(result.failureReason).toBe('gate failed: No outgoing edges for human gate');
+  });
+
+  it('on timeout takes human.default_choice, or asks for a retry without one', async () => {
+    const timeout: Interviewer = { ask: async (question) => question.default ?? { value: 'TIMEOUT' } };
+    const withDefault = GATE.replace('label="Review Changes"]', 'label="Review Changes", human.timeout="1s", human.default_choice=fixes]');
+    const chosen = await run(withDefault, { registry: registry(timeout) });
+    expect(chosen.result.completedNodes).toContain('fixes');
+    expect(eventsOf(chosen.events, 'interview.timeout')).toHaveLength(1);
+
+    const noDefault = GATE.replace('label="Review Changes"]', 'label="Review Changes", human.timeout="1s"]');
+    const retried = await run(noDefault, { registry: registry(timeout) });
+    expect(retried.result.status).toBe('fail');
+    expect(retried.result.failureReason).toMatch(/no answer for human gate gate within 1s/);
+  });
+
+  it('fails when the human gives no answer (SKIPPED)', async () => {
+    const { result } = await run(GATE, { registry: registry(new QueueInterviewer([])) });
+    expect(result.failureReason).toBe('gate failed: no answer for human gate gate (input ended or no answers left)');
+  });
+
+  it('asks free text with human.input="freeform" and stores it in human.gate.text', async () => {
+    const src = dot('  notes [shape=hexagon, label="Any notes?", human.input="freeform"]\n  use [prompt="Use the notes"]\n  start -> notes -> use -> exit');
+    const { result } = await run(src, { registry: registry(new QueueInterviewer(['ship it friday'])) });
+    expect(result.context['human.gate.text']).toBe('ship it friday');
+    expect(result.completedNodes).toEqual(['start', 'notes', 'use', 'exit']);
+  });
+
+  it('emits interview events and writes every question and answer to interviews.jsonl', async () => {
+    const { events, logsRoot } = await run(GATE, { registry: registry(new QueueInterviewer(['F'])) });
+    expect(eventsOf(events, 'interview.started')).toEqual([expect.objectContaining({ nodeId: 'gate', questionText: 'Review Changes', questionType: 'MULTIPLE_CHOICE' })]);
+    expect(eventsOf(events, 'interview.completed')).toEqual([expect.objectContaining({ nodeId: 'gate', answerValue: 'F' })]);
+    const lines = readFileSync(join(logsRoot, 'interviews.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toEqual([expect.objectContaining({ type: 'human.interaction', nodeId: 'gate', questionText: 'Review Changes', answerValue: 'F', selectedKey: 'F' })]);
+  });
+
+  it('end to end: two gates answered from a queue, and auto-approve taking the first choice (spec §11.12 row)', async () => {
+    const two = dot('  g1 [shape=hexagon, label="First?"]\n  g2 [shape=hexagon, label="Second?"]\n  a [prompt="a"]\n  b [prompt="b"]\n  start -> g1\n  g1 -> g2 [label="[Y] Yes"]\n  g1 -> a [label="[N] No"]\n  g2 -> b [label="[Y] Yes"]\n  g2 -> a [label="[N] No"]\n  a -> exit\n  b -> exit');
+    const queued = await run(two, { registry: registry(new QueueInterviewer(['Y', 'N'])) });
+    expect(queued.result.completedNodes).toEqual(['start', 'g1', 'g2', 'a', 'exit']);
+    const auto = await run(GATE, { backend: simulationBackend });
+    expect(auto.result.completedNodes).toEqual(['start', 'work', 'gate', 'ship', 'exit']);
+  });
+});
