@@ -35,11 +35,13 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .description('run a pipeline')
     .argument('<file>', 'pipeline .dot file')
     .option('--simulate', 'run without an LLM: LLM stages return simulated responses')
+    .option('--auto-approve', 'answer every human gate with its first choice (for CI)')
+    .option('--answers <file.json>', 'answer human gates from a JSON array of answers, in order')
     .option('--logs-dir <dir>', 'run directory (default .orchestra/runs/<timestamp>-<pipeline>)')
     .option('--set <key=value>', 'initial context value (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--quiet', 'print only the summary and errors')
     .option('--json', 'print events as JSON lines')
-    .action(async (file: string, options: { simulate?: boolean; logsDir?: string; set: string[]; quiet?: boolean; json?: boolean }) => {
+    .action(async (file: string, options: { simulate?: boolean; autoApprove?: boolean; answers?: string; logsDir?: string; set: string[]; quiet?: boolean; json?: boolean }) => {
       exitCode = await runCommand(file, { ...options, live }, io);
     });
 
@@ -48,9 +50,11 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .description('continue an interrupted or crashed run from its checkpoint')
     .argument('<logs-dir>', 'the run directory')
     .option('--simulate', 'run without an LLM: LLM stages return simulated responses')
+    .option('--auto-approve', 'answer every human gate with its first choice (for CI)')
+    .option('--answers <file.json>', 'answer human gates from a JSON array of answers, in order')
     .option('--quiet', 'print only the summary and errors')
     .option('--json', 'print events as JSON lines')
-    .action(async (logsDir: string, options: { simulate?: boolean; quiet?: boolean; json?: boolean }) => {
+    .action(async (logsDir: string, options: { simulate?: boolean; autoApprove?: boolean; answers?: string; quiet?: boolean; json?: boolean }) => {
       exitCode = await resumeCommand(logsDir, { ...options, live }, io);
     });
 

@@ -1,7 +1,11 @@
 import { resolve } from 'node:path';
 import {
+  AutoApproveInterviewer,
+  ConsoleInterviewer,
   OrchestraError,
+  QueueInterviewer,
   killRunningTools,
+  type Interviewer,
   ValidationError,
   resumePipeline,
   runPipeline,
@@ -10,6 +14,7 @@ import {
   type RunResult,
 } from '@orchestra/core';
 import { ExitCode } from '../exit-codes.js';
+import { readAnswersFile } from '../answers-file.js';
 import { loadForCommand } from '../load-pipeline-file.js';
 import { formatDiagnostic } from '../format-diagnostics.js';
 import { abortOnSignals } from '../interrupt.js';
@@ -19,6 +24,8 @@ import { createRunRenderer, type RenderMode } from '../render/run-renderer.js';
 /** Flags shared by `run` and `resume`. */
 export interface RunFlags {
   simulate?: boolean;
+  autoApprove?: boolean;
+  answers?: string;
   quiet?: boolean;
   json?: boolean;
   /** Show a live indicator (the CLI passes whether stderr is a terminal). */
@@ -53,8 +60,30 @@ function exitCodeOf(result: RunResult): number {
   return ExitCode.failed;
 }
 
+/** The interviewer the flags ask for: auto-approve, a queue from `--answers`, or the console. */
+async function interviewerFor(flags: RunFlags): Promise<{ interviewer: Interviewer; close: () => void } | string> {
+  if (flags.autoApprove && flags.answers) return '--auto-approve and --answers cannot be used together';
+  if (flags.autoApprove) return { interviewer: new AutoApproveInterviewer(), close: () => {} };
+  if (flags.answers) {
+    const answers = await readAnswersFile(flags.answers);
+    return typeof answers === 'string' ? answers : { interviewer: new QueueInterviewer(answers), close: () => {} };
+  }
+  // Questions go to stderr: stdout carries the stage lines (or JSON events with --json).
+  const console = new ConsoleInterviewer({ input: process.stdin, output: process.stderr });
+  return { interviewer: console, close: () => console.close() };
+}
+
 /** Runs `work` with Ctrl-C handling and the renderer; maps errors to exit codes. */
-async function execute(io: CliIO, flags: RunFlags, work: (signal: AbortSignal, onEvent: ReturnType<typeof createRunRenderer>['onEvent']) => Promise<RunResult>): Promise<number> {
+async function execute(
+  io: CliIO,
+  flags: RunFlags,
+  work: (signal: AbortSignal, onEvent: ReturnType<typeof createRunRenderer>['onEvent'], interviewer: Interviewer) => Promise<RunResult>,
+): Promise<number> {
+  const asking = await interviewerFor(flags);
+  if (typeof asking === 'string') {
+    io.stderr(`orchestra: ${asking}\n`);
+    return ExitCode.usage;
+  }
   const renderer = createRunRenderer(io, { mode: modeOf(flags), live: flags.live === true && modeOf(flags) === 'normal' });
   const interrupt = abortOnSignals(() => {
     renderer.stop();
@@ -63,8 +92,13 @@ async function execute(io: CliIO, flags: RunFlags, work: (signal: AbortSignal, o
     process.exit(ExitCode.interrupted);
   });
   try {
-    const result = await work(interrupt.signal, renderer.onEvent);
+    const result = await work(interrupt.signal, renderer.onEvent, asking.interviewer);
     renderer.summary(result);
+    if (renderer.unansweredGates() > 0 && !flags.autoApprove && !flags.answers) {
+      io.stderr(
+        `orchestra: a human gate got no answer${process.stdin.isTTY ? '' : ' (standard input is not a terminal)'}; answer gates with --auto-approve or --answers <file.json>\n`,
+      );
+    }
     if (result.status === 'interrupted') {
       io.stderr(`orchestra: interrupted; the checkpoint is saved. Continue with:\n  orchestra resume ${result.logsRoot}${flags.simulate ? ' --simulate' : ''}\n`);
     }
@@ -82,6 +116,7 @@ async function execute(io: CliIO, flags: RunFlags, work: (signal: AbortSignal, o
     throw error;
   } finally {
     interrupt.dispose();
+    asking.close();
   }
 }
 
@@ -102,8 +137,9 @@ export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO
   }
   if (!flags.quiet && !flags.json) for (const d of diagnostics) io.stderr(`${formatDiagnostic(d, file)}\n`);
   const graph = loaded.graph;
-  return execute(io, flags, (signal, onEvent) =>
+  return execute(io, flags, (signal, onEvent, interviewer) =>
     runPipeline(graph, {
+      interviewer,
       ...(flags.simulate ? { backend: simulationBackend } : {}),
       ...(flags.logsDir ? { logsRoot: resolve(flags.logsDir) } : {}),
       initialContext: sets,
@@ -117,8 +153,8 @@ export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO
 
 /** `orchestra resume <logs-dir>`: continues a run from its checkpoint. */
 export async function resumeCommand(logsDir: string, flags: RunFlags, io: CliIO): Promise<number> {
-  return execute(io, flags, async (signal, onEvent) => {
-    const result = await resumePipeline(resolve(logsDir), { ...(flags.simulate ? { backend: simulationBackend } : {}), signal, onEvent });
+  return execute(io, flags, async (signal, onEvent, interviewer) => {
+    const result = await resumePipeline(resolve(logsDir), { ...(flags.simulate ? { backend: simulationBackend } : {}), interviewer, signal, onEvent });
     if (result.alreadyFinished && !flags.json) io.stdout(`orchestra: this run already ended (${result.status}); nothing to resume\n`);
     return result;
   });

@@ -22,6 +22,8 @@ const SPIN = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '�
  */
 export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
   let live: { timer: NodeJS.Timeout; nodeId: string; since: number; frame: number } | undefined;
+  const decisions: string[] = [];
+  let unanswered = 0;
   const width = 24;
 
   const clearLive = () => {
@@ -37,6 +39,12 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
   };
 
   const onEvent = (event: RunEvent): void => {
+    if (event.type === 'human.interaction') {
+      const answer = event.answerValue === 'SKIPPED' ? 'no answer' : event.selectedKey ? `[${event.selectedKey}] ${event.selectedLabel}` : JSON.stringify(event.answerText || event.answerValue);
+      decisions.push(`${event.nodeId}: ${event.questionText} → ${answer}`);
+      if (event.answerValue === 'SKIPPED') unanswered++;
+    }
+    if (event.type === 'interview.started') clearLive(); // the question needs the terminal
     if (options.mode === 'json') {
       io.stdout(`${JSON.stringify(event)}\n`);
       return;
@@ -88,10 +96,11 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
       `${head}: ${result.completedNodes.length} node${result.completedNodes.length === 1 ? '' : 's'} run, ${result.retries} retr${result.retries === 1 ? 'y' : 'ies'}, ${formatDuration(result.durationMs)}\n`,
     );
     if (result.failureReason) io.stdout(`  reason: ${result.failureReason}\n`);
+    for (const d of decisions) io.stdout(`  human: ${d}\n`);
     io.stdout(`  run directory: ${result.logsRoot}\n`);
   };
 
-  return { onEvent, summary, stop: clearLive };
+  return { onEvent, summary, stop: clearLive, unansweredGates: () => unanswered };
 }
 
 function firstLine(text: string): string {

@@ -32,6 +32,7 @@ export type RunEvent =
       answerValue: string;
       answerText: string;
       selectedKey: string;
+      selectedLabel: string;
     })
   | (Base & { type: 'goal_gate.unsatisfied'; nodeId: string; retryTarget: string | null })
   /** The node's result is durable (journal); `file` tells whether checkpoint.json was rewritten too. */

@@ -33,16 +33,21 @@ async function ask(input: HandlerInput, interviewer: Interviewer, question: Ques
   } else {
     emit({ type: 'interview.completed', nodeId: node.id, questionText: question.text, answerValue: answer.value, durationMs });
   }
-  emit({
+  return answer;
+}
+
+/** Records the exchange (event and interviews.jsonl) with the choice it led to, if any. */
+function record(input: HandlerInput, question: Question, answer: Answer, choice?: Choice): void {
+  input.emit({
     type: 'human.interaction',
-    nodeId: node.id,
+    nodeId: input.node.id,
     questionText: question.text,
     questionType: question.type,
     answerValue: answer.value,
     answerText: answer.text ?? '',
-    selectedKey: answer.selectedOption?.key ?? '',
+    selectedKey: choice?.key ?? answer.selectedOption?.key ?? '',
+    selectedLabel: choice?.label ?? answer.selectedOption?.label ?? '',
   });
-  return answer;
 }
 
 /**
@@ -67,6 +72,7 @@ export function createWaitHumanHandler(interviewer: Interviewer): Handler {
       if (node.attributes['human.input'] === 'freeform') {
         const question: Question = { text, type: 'FREEFORM', options: [], stage: node.id, metadata: {}, ...(timeoutMs ? { timeoutMs } : {}) };
         const answer = await ask(input, interviewer, question);
+        record(input, question, answer);
         if (answer.value === 'SKIPPED') return { status: 'fail', failureReason: `no answer for ${node.id} (input ended or no answers left)` };
         if (answer.value === 'TIMEOUT') return { status: 'retry', failureReason: `no answer for ${node.id} within ${node.attributes['human.timeout']}` };
         const to = (edges[0] as (typeof edges)[number]).to;
@@ -88,11 +94,13 @@ export function createWaitHumanHandler(interviewer: Interviewer): Handler {
         ...(defaultChoice ? { default: { value: defaultChoice.key, selectedOption: { key: defaultChoice.key, label: defaultChoice.label } } } : {}),
       };
       const answer = await ask(input, interviewer, question);
+      const special = answer.value === 'SKIPPED' || answer.value === 'TIMEOUT';
+      const choice = special ? undefined : (findChoice(choices, answer.selectedOption?.key ?? '') ?? findChoice(choices, answer.value) ?? findChoice(choices, answer.text ?? ''));
+      record(input, question, answer, choice);
       if (answer.value === 'SKIPPED') return { status: 'fail', failureReason: `no answer for human gate ${node.id} (input ended or no answers left)` };
       if (answer.value === 'TIMEOUT') {
         return { status: 'retry', failureReason: `no answer for human gate ${node.id} within ${node.attributes['human.timeout'] ?? 'the time allowed'}` };
       }
-      const choice = findChoice(choices, answer.selectedOption?.key ?? '') ?? findChoice(choices, answer.value) ?? findChoice(choices, answer.text ?? '');
       if (!choice) return { status: 'fail', failureReason: `answer ${JSON.stringify(answer.value)} matches no choice of ${node.id}` };
       const outcome: Outcome = {
         status: 'success',

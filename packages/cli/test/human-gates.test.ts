@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, orchestra, tempDir } from './cli-helpers.js';
+
+/** Runs orchestra with `input` written to its stdin; `keepOpen` leaves stdin open (for timeouts). */
+function withInput(args: string[], input: string, keepOpen = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.stdin.write(input);
+    if (!keepOpen) child.stdin.end();
+    child.on('close', (code) => {
+      child.stdin.destroy();
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('human gates from the CLI (black box)', () => {
+  it('--auto-approve takes the first choice and lists the decision in the summary', () => {
+    const r = orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--auto-approve', '--quiet', '--logs-dir', join(tempDir(), 'r'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('human: review_gate: Review Changes → [A] Approve');
+  });
+
+  it('--answers answers gates in order; a malformed file is refused before the run, naming the entry', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'answers.json'), JSON.stringify(['F', { value: 'A' }]));
+    const r = orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--answers', join(dir, 'answers.json'), '--quiet', '--logs-dir', join(dir, 'r'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('→ [F] Fix');
+    expect(r.stdout).toContain('→ [A] Approve');
+    expect(readFileSync(join(dir, 'r', 'interviews.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
+
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify(['A', 42]));
+    const bad = orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--answers', join(dir, 'bad.json'), '--logs-dir', join(dir, 'r2'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('entry 2 (42) must be a string or {"value": "...", "text": "..."}');
+    expect(orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--answers', join(dir, 'none.json')).code).toBe(2);
+    expect(orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--answers', join(dir, 'bad.json'), '--auto-approve').code).toBe(2);
+  });
+
+  it('the console asks on stderr, re-asks after a wrong key, and routes on the right one', async () => {
+    const r = await withInput(['run', 'fixtures/human-gate.dot', '--simulate', '--quiet', '--logs-dir', join(tempDir(), 'r')], 'x\nf\na\n');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('[?] Review Changes\n  [A] Approve\n  [F] Fix\nSelect: ');
+    expect(r.stderr).toContain('"x" is not a choice: answer with A, F');
+    expect(r.stdout).toContain('→ [F] Fix');
+    expect(r.stdout).toContain('→ [A] Approve');
+  });
+
+  it('without an answer (stdin at end) the gate fails with a message naming both flags, never a hang', async () => {
+    const r = await withInput(['run', 'fixtures/human-gate.dot', '--simulate', '--quiet', '--logs-dir', join(tempDir(), 'r')], '');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('answer gates with --auto-approve or --answers <file.json>');
+  });
+
+  it('a console timeout takes human.default_choice', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'timed.dot');
+    writeFileSync(
+      file,
+      'digraph T { start [shape=Mdiamond]; exit [shape=Msquare]\n gate [shape=hexagon, label="Deploy?", human.timeout="1s", human.default_choice=hold]\n go [prompt="go"]; hold [prompt="hold"]\n start -> gate\n gate -> go [label="[G] Go"]\n gate -> hold [label="[H] Hold"]\n go -> exit; hold -> exit }\n',
+    );
+    const r = await withInput(['run', file, '--simulate', '--quiet', '--logs-dir', join(dir, 'r')], '', true);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('(waiting up to 1s, then Hold)');
+    expect(r.stderr).toContain('no answer in time: Hold');
+    expect(r.stdout).toContain('→ [H] Hold');
+  }, 20_000);
+});
