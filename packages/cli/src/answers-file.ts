@@ -6,7 +6,7 @@ const EntrySchema = z.union([z.string(), z.object({ value: z.string(), text: z.s
 
 /**
  * Reads an `--answers` file: a JSON array whose entries are a string (option
- * key, label, free text or a `/command`) or `{ "value": ..., "text": ... }`.
+ * key, label, yes/no or free text) or `{ "value": ..., "text": ... }`.
  * Returns the answers, or an error message naming the bad entry.
  */
 export async function readAnswersFile(path: string): Promise<QueuedAnswer[] | string> {

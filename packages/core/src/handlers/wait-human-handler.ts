@@ -93,7 +93,9 @@ export function createWaitHumanHandler(interviewer: Interviewer): Handler {
         ...(timeoutMs ? { timeoutMs } : {}),
         ...(defaultChoice ? { default: { value: defaultChoice.key, selectedOption: { key: defaultChoice.key, label: defaultChoice.label } } } : {}),
       };
-      const answer = await ask(input, interviewer, question);
+      const asked = await ask(input, interviewer, question);
+      // A TIMEOUT from any interviewer takes the default choice when there is one.
+      const answer = asked.value === 'TIMEOUT' && question.default ? question.default : asked;
       const special = answer.value === 'SKIPPED' || answer.value === 'TIMEOUT';
       const choice = special ? undefined : (findChoice(choices, answer.selectedOption?.key ?? '') ?? findChoice(choices, answer.value) ?? findChoice(choices, answer.text ?? ''));
       record(input, question, answer, choice);

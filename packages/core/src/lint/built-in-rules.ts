@@ -7,6 +7,7 @@ import { edgeTargetExistsRule } from './rules/edge-target-exists.js';
 import { exitNoOutgoingRule } from './rules/exit-no-outgoing.js';
 import { fidelityValidRule } from './rules/fidelity-valid.js';
 import { goalGateHasRetryRule } from './rules/goal-gate-has-retry.js';
+import { humanGateChoicesRule } from './rules/human-gate-choices.js';
 import { promptOnLlmNodesRule } from './rules/prompt-on-llm-nodes.js';
 import { reachabilityRule } from './rules/reachability.js';
 import { retryTargetExistsRule } from './rules/retry-target-exists.js';
@@ -18,7 +19,7 @@ import { typeKnownRule } from './rules/type-known.js';
 
 /**
  * The built-in lint rules of spec §7.2, then orchestra's own: `attribute_value`
- * (error), `attribute_name` and `condition_value` (warnings). In the order they run.
+ * (error), `attribute_name`, `condition_value` and `human_gate_choices` (warnings). In the order they run.
  */
 export const BUILT_IN_RULES: readonly LintRule[] = [
   startNodeRule,
@@ -37,4 +38,5 @@ export const BUILT_IN_RULES: readonly LintRule[] = [
   attributeValueRule,
   attributeNameRule,
   conditionValueRule,
+  humanGateChoicesRule,
 ];

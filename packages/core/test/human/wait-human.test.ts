@@ -88,3 +88,23 @@ describe('wait.human handler (seed: Wait.Human Handler Tests, spec §4.6)', () =
     expect(auto.result.completedNodes).toEqual(['start', 'work', 'gate', 'ship', 'exit']);
   });
 });
+
+describe('human gate lint and defaults', () => {
+  it('human_gate_choices warns about clashing keys and a default that names no choice', async () => {
+    const { loadPipeline } = await import('../../src/index.js');
+    const src = dot('  gate [shape=hexagon, human.default_choice=maybe]\n  approve [prompt="a"]\n  abort [prompt="b"]\n  start -> gate\n  gate -> approve [label="[A] Approve"]\n  gate -> abort\n  approve -> exit\n  abort -> exit');
+    const d = loadPipeline(src).diagnostics.filter((x) => x.rule === 'human_gate_choices');
+    expect(d.map((x) => x.message)).toEqual([
+      'human gate gate: choices to approve and abort share the key [A]; the key picks approve',
+      'human gate gate: human.default_choice "maybe" is not one of its choices; a timeout will ask for a retry instead',
+    ]);
+    expect(d.every((x) => x.severity === 'warning')).toBe(true);
+  });
+
+  it('takes the default choice when any interviewer answers TIMEOUT', async () => {
+    const timeout: Interviewer = { ask: async () => ({ value: 'TIMEOUT' }) };
+    const src = GATE.replace('label="Review Changes"]', 'label="Review Changes", human.timeout="1s", human.default_choice="Fix issues"]');
+    const { result } = await run(src, { registry: registry(timeout) });
+    expect(result.completedNodes).toEqual(['start', 'work', 'gate', 'fixes', 'exit']);
+  });
+});
