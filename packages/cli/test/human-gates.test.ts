@@ -74,3 +74,34 @@ describe('human gates from the CLI (black box)', () => {
     expect(r.stdout).toContain('→ [H] Hold');
   }, 20_000);
 });
+
+describe('--answers across an interruption', () => {
+  it('resume skips the answers the run already used', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'two.dot');
+    writeFileSync(
+      file,
+      'digraph Two { start [shape=Mdiamond]; exit [shape=Msquare]\n g1 [shape=hexagon, label="First?"]\n wait [shape=parallelogram, tool_command="sleep 2"]\n g2 [shape=hexagon, label="Second?"]\n a [prompt="a"]; b [prompt="b"]\n start -> g1\n g1 -> wait [label="[Y] Yes"]\n g1 -> a [label="[N] No"]\n wait -> g2\n g2 -> b [label="[Y] Yes"]\n g2 -> a [label="[N] No"]\n a -> exit; b -> exit }\n',
+    );
+    writeFileSync(join(dir, 'answers.json'), JSON.stringify(['Y', 'N']));
+    const runDir = join(dir, 'r');
+    const child = spawn(process.execPath, [BIN, 'run', file, '--simulate', '--answers', join(dir, 'answers.json'), '--quiet', '--logs-dir', runDir], { cwd: ROOT });
+    const done = new Promise((r) => child.on('close', r));
+    const until = Date.now() + 10_000;
+    while (Date.now() < until) {
+      try {
+        if (readFileSync(join(runDir, 'interviews.jsonl'), 'utf8').trim()) break;
+      } catch {
+        // not yet
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill('SIGINT');
+    await done;
+    const resumed = orchestra('resume', runDir, '--simulate', '--answers', join(dir, 'answers.json'), '--quiet');
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain('human: g2: Second? → [N] No');
+    const checkpoint = JSON.parse(readFileSync(join(runDir, 'checkpoint.json'), 'utf8')) as { completed_nodes: string[] };
+    expect(checkpoint.completed_nodes).toEqual(['start', 'g1', 'wait', 'g2', 'a', 'exit']);
+  }, 30_000);
+});

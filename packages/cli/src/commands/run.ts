@@ -1,9 +1,11 @@
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import {
   AutoApproveInterviewer,
   ConsoleInterviewer,
   OrchestraError,
   QueueInterviewer,
+  RUN_FILES,
   killRunningTools,
   type Interviewer,
   ValidationError,
@@ -61,12 +63,13 @@ function exitCodeOf(result: RunResult): number {
 }
 
 /** The interviewer the flags ask for: auto-approve, a queue from `--answers`, or the console. */
-async function interviewerFor(flags: RunFlags): Promise<{ interviewer: Interviewer; close: () => void } | string> {
+async function interviewerFor(flags: RunFlags, answered = 0): Promise<{ interviewer: Interviewer; close: () => void } | string> {
   if (flags.autoApprove && flags.answers) return '--auto-approve and --answers cannot be used together';
   if (flags.autoApprove) return { interviewer: new AutoApproveInterviewer(), close: () => {} };
   if (flags.answers) {
     const answers = await readAnswersFile(flags.answers);
-    return typeof answers === 'string' ? answers : { interviewer: new QueueInterviewer(answers), close: () => {} };
+    // On resume, the answers the run already used are skipped: the file is the whole script.
+    return typeof answers === 'string' ? answers : { interviewer: new QueueInterviewer(answers.slice(answered)), close: () => {} };
   }
   // Questions go to stderr: stdout carries the stage lines (or JSON events with --json).
   const console = new ConsoleInterviewer({ input: process.stdin, output: process.stderr });
@@ -77,9 +80,10 @@ async function interviewerFor(flags: RunFlags): Promise<{ interviewer: Interview
 async function execute(
   io: CliIO,
   flags: RunFlags,
+  answered: number,
   work: (signal: AbortSignal, onEvent: ReturnType<typeof createRunRenderer>['onEvent'], interviewer: Interviewer) => Promise<RunResult>,
 ): Promise<number> {
-  const asking = await interviewerFor(flags);
+  const asking = await interviewerFor(flags, answered);
   if (typeof asking === 'string') {
     io.stderr(`orchestra: ${asking}\n`);
     return ExitCode.usage;
@@ -137,7 +141,7 @@ export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO
   }
   if (!flags.quiet && !flags.json) for (const d of diagnostics) io.stderr(`${formatDiagnostic(d, file)}\n`);
   const graph = loaded.graph;
-  return execute(io, flags, (signal, onEvent, interviewer) =>
+  return execute(io, flags, 0, (signal, onEvent, interviewer) =>
     runPipeline(graph, {
       interviewer,
       ...(flags.simulate ? { backend: simulationBackend } : {}),
@@ -151,9 +155,18 @@ export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO
   );
 }
 
+/** How many answers a run directory's `interviews.jsonl` records (answers a resumed `--answers` skips). */
+function answersRecorded(logsRoot: string): number {
+  try {
+    return readFileSync(join(logsRoot, RUN_FILES.interviews), 'utf8').split('\n').filter((l) => l.trim()).length;
+  } catch {
+    return 0;
+  }
+}
+
 /** `orchestra resume <logs-dir>`: continues a run from its checkpoint. */
 export async function resumeCommand(logsDir: string, flags: RunFlags, io: CliIO): Promise<number> {
-  return execute(io, flags, async (signal, onEvent, interviewer) => {
+  return execute(io, flags, answersRecorded(resolve(logsDir)), async (signal, onEvent, interviewer) => {
     const result = await resumePipeline(resolve(logsDir), { ...(flags.simulate ? { backend: simulationBackend } : {}), interviewer, signal, onEvent });
     if (result.alreadyFinished && !flags.json) io.stdout(`orchestra: this run already ended (${result.status}); nothing to resume\n`);
     return result;
