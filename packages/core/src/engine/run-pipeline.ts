@@ -19,7 +19,7 @@ import { retryTarget, runNodeStep, type StepEnvironment, type StepResult } from 
 import { createBranchRunner } from './run-branch.js';
 import type { Handler } from './handler.js';
 import type { HandlerRegistry } from './handler-registry.js';
-import type { JsonValue, Outcome } from './outcome.js';
+import type { JsonValue } from './outcome.js';
 import { RunContext } from './run-context.js';
 import { RunRecorder } from './run-recorder.js';
 
