@@ -6,6 +6,8 @@ export const ExitCode = {
   failed: 1,
   /** The input could not be used: unreadable file, bad flags. */
   usage: 2,
+  /** Parked: waiting for a human answer (`orchestra answer`, then `orchestra resume`). */
+  parked: 3,
   /** Interrupted (Ctrl-C); the checkpoint is saved and `orchestra resume` continues. */
   interrupted: 130,
   /** orchestra itself failed unexpectedly (a bug; `--debug` shows the stack). */

@@ -1,5 +1,7 @@
 import { Command, CommanderError } from 'commander';
+import { answerCommand } from './commands/answer.js';
 import { resumeCommand, runCommand } from './commands/run.js';
+import { statusCommand } from './commands/status.js';
 import { validateCommand } from './commands/validate.js';
 import { ExitCode } from './exit-codes.js';
 import { processIO, type CliIO } from './io.js';
@@ -37,11 +39,12 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--simulate', 'run without an LLM: LLM stages return simulated responses')
     .option('--auto-approve', 'answer every human gate with its first choice (for CI)')
     .option('--answers <file.json>', 'answer human gates from a JSON array of answers, in order')
+    .option('--park', 'at a human gate, save the run and exit 3 instead of asking (see `orchestra answer`)')
     .option('--logs-dir <dir>', 'run directory (default .orchestra/runs/<timestamp>-<pipeline>)')
     .option('--set <key=value>', 'initial context value (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--quiet', 'print only the summary and errors')
     .option('--json', 'print events as JSON lines')
-    .action(async (file: string, options: { simulate?: boolean; autoApprove?: boolean; answers?: string; logsDir?: string; set: string[]; quiet?: boolean; json?: boolean }) => {
+    .action(async (file: string, options: { simulate?: boolean; autoApprove?: boolean; answers?: string; park?: boolean; logsDir?: string; set: string[]; quiet?: boolean; json?: boolean }) => {
       exitCode = await runCommand(file, { ...options, live }, io);
     });
 
@@ -52,10 +55,29 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--simulate', 'run without an LLM: LLM stages return simulated responses')
     .option('--auto-approve', 'answer every human gate with its first choice (for CI)')
     .option('--answers <file.json>', 'answer human gates from a JSON array of answers, in order')
+    .option('--park', 'at a human gate, save the run and exit 3 instead of asking (see `orchestra answer`)')
     .option('--quiet', 'print only the summary and errors')
     .option('--json', 'print events as JSON lines')
-    .action(async (logsDir: string, options: { simulate?: boolean; autoApprove?: boolean; answers?: string; quiet?: boolean; json?: boolean }) => {
+    .action(async (logsDir: string, options: { simulate?: boolean; autoApprove?: boolean; answers?: string; park?: boolean; quiet?: boolean; json?: boolean }) => {
       exitCode = await resumeCommand(logsDir, { ...options, live }, io);
+    });
+
+  program
+    .command('answer')
+    .description('answer the question a parked run waits for')
+    .argument('<logs-dir>', 'the run directory')
+    .argument('<answer>', 'an option key or label, yes/no, or free text')
+    .option('--question <id>', 'which pending question (when several are pending)')
+    .action(async (logsDir: string, answer: string, options: { question?: string }) => {
+      exitCode = await answerCommand(logsDir, answer, options, io);
+    });
+
+  program
+    .command('status')
+    .description('show where a run stands and what it waits for')
+    .argument('<logs-dir>', 'the run directory')
+    .action(async (logsDir: string) => {
+      exitCode = await statusCommand(logsDir, io);
     });
 
   if (argv.length === 0) {

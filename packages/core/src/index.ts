@@ -105,3 +105,17 @@ export { askEach, type AskOptions, type Interviewer } from './human/interviewer.
 export { AutoApproveInterviewer, CallbackInterviewer, QueueInterviewer, RecordingInterviewer, answerFromText, type QueuedAnswer } from './human/simple-interviewers.js';
 export { ConsoleInterviewer, type ConsoleStreams } from './human/console-interviewer.js';
 export { createWaitHumanHandler } from './handlers/wait-human-handler.js';
+export {
+  AnswerLater,
+  PendingQuestionsSchema,
+  RecordedAnswersInterviewer,
+  RecordedAnswersSchema,
+  answerForQuestion,
+  questionId,
+  readPendingQuestions,
+  readRecordedAnswers,
+  recordAnswer,
+  writePendingQuestions,
+  type PendingQuestions,
+  type RecordedAnswers,
+} from './human/park.js';

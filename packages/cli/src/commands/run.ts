@@ -6,6 +6,9 @@ import {
   OrchestraError,
   QueueInterviewer,
   RUN_FILES,
+  RecordedAnswersInterviewer,
+  defaultLogsRoot,
+  readPendingQuestions,
   killRunningTools,
   type Interviewer,
   ValidationError,
@@ -28,6 +31,8 @@ export interface RunFlags {
   simulate?: boolean;
   autoApprove?: boolean;
   answers?: string;
+  /** Park the run at a gate that has no recorded answer instead of asking. */
+  park?: boolean;
   quiet?: boolean;
   json?: boolean;
   /** Show a live indicator (the CLI passes whether stderr is a terminal). */
@@ -59,12 +64,21 @@ function modeOf(flags: RunFlags): RenderMode {
 function exitCodeOf(result: RunResult): number {
   if (result.status === 'success') return ExitCode.ok;
   if (result.status === 'interrupted') return ExitCode.interrupted;
+  if (result.status === 'parked') return ExitCode.parked;
   return ExitCode.failed;
 }
 
 /** The interviewer the flags ask for: auto-approve, a queue from `--answers`, or the console. */
-async function interviewerFor(flags: RunFlags, answered = 0): Promise<{ interviewer: Interviewer; close: () => void } | string> {
-  if (flags.autoApprove && flags.answers) return '--auto-approve and --answers cannot be used together';
+async function interviewerFor(flags: RunFlags, logsRoot: string, answered = 0): Promise<{ interviewer: Interviewer; close: () => void } | string> {
+  if ([flags.autoApprove, flags.answers, flags.park].filter(Boolean).length > 1) return 'use only one of --auto-approve, --answers and --park';
+  // Answers recorded with `orchestra answer` come first; --park parks instead of asking.
+  if (flags.park) return { interviewer: new RecordedAnswersInterviewer(logsRoot, undefined), close: () => {} };
+  const inner = await innerInterviewer(flags, answered);
+  if (typeof inner === 'string') return inner;
+  return { interviewer: new RecordedAnswersInterviewer(logsRoot, inner.interviewer), close: inner.close };
+}
+
+async function innerInterviewer(flags: RunFlags, answered: number): Promise<{ interviewer: Interviewer; close: () => void } | string> {
   if (flags.autoApprove) return { interviewer: new AutoApproveInterviewer(), close: () => {} };
   if (flags.answers) {
     const answers = await readAnswersFile(flags.answers);
@@ -80,10 +94,11 @@ async function interviewerFor(flags: RunFlags, answered = 0): Promise<{ intervie
 async function execute(
   io: CliIO,
   flags: RunFlags,
+  logsRoot: string,
   answered: number,
   work: (signal: AbortSignal, onEvent: ReturnType<typeof createRunRenderer>['onEvent'], interviewer: Interviewer) => Promise<RunResult>,
 ): Promise<number> {
-  const asking = await interviewerFor(flags, answered);
+  const asking = await interviewerFor(flags, logsRoot, answered);
   if (typeof asking === 'string') {
     io.stderr(`orchestra: ${asking}\n`);
     return ExitCode.usage;
@@ -101,6 +116,12 @@ async function execute(
     if (renderer.unansweredGates() > 0 && !flags.autoApprove && !flags.answers) {
       io.stderr(
         `orchestra: a human gate got no answer${process.stdin.isTTY ? '' : ' (standard input is not a terminal)'}; answer gates with --auto-approve or --answers <file.json>\n`,
+      );
+    }
+    if (result.status === 'parked') {
+      const pending = readPendingQuestions(result.logsRoot)[0];
+      io.stderr(
+        `orchestra: waiting for a human${pending ? `: ${pending.question.text} (${pending.id})` : ''}. Answer, then continue:\n  orchestra answer ${result.logsRoot} <answer>\n  orchestra resume ${result.logsRoot}${flags.simulate ? ' --simulate' : ''}${flags.park ? ' --park' : ''}\n`,
       );
     }
     if (result.status === 'interrupted') {
@@ -141,11 +162,12 @@ export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO
   }
   if (!flags.quiet && !flags.json) for (const d of diagnostics) io.stderr(`${formatDiagnostic(d, file)}\n`);
   const graph = loaded.graph;
-  return execute(io, flags, 0, (signal, onEvent, interviewer) =>
+  const logsRoot = flags.logsDir ? resolve(flags.logsDir) : defaultLogsRoot(graph.name);
+  return execute(io, flags, logsRoot, 0, (signal, onEvent, interviewer) =>
     runPipeline(graph, {
       interviewer,
       ...(flags.simulate ? { backend: simulationBackend } : {}),
-      ...(flags.logsDir ? { logsRoot: resolve(flags.logsDir) } : {}),
+      logsRoot,
       initialContext: sets,
       source: loaded.source,
       sourceFile: resolve(file),
@@ -166,7 +188,7 @@ function answersRecorded(logsRoot: string): number {
 
 /** `orchestra resume <logs-dir>`: continues a run from its checkpoint. */
 export async function resumeCommand(logsDir: string, flags: RunFlags, io: CliIO): Promise<number> {
-  return execute(io, flags, answersRecorded(resolve(logsDir)), async (signal, onEvent, interviewer) => {
+  return execute(io, flags, resolve(logsDir), answersRecorded(resolve(logsDir)), async (signal, onEvent, interviewer) => {
     const result = await resumePipeline(resolve(logsDir), { ...(flags.simulate ? { backend: simulationBackend } : {}), interviewer, signal, onEvent });
     if (result.alreadyFinished && !flags.json) io.stdout(`orchestra: this run already ended (${result.status}); nothing to resume\n`);
     return result;

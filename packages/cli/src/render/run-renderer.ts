@@ -91,7 +91,8 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
   const summary = (result: RunResult): void => {
     clearLive();
     if (options.mode === 'json') return;
-    const head = result.status === 'success' ? '✔ success' : result.status === 'interrupted' ? '■ interrupted' : '✘ failed';
+    const head =
+      result.status === 'success' ? '✔ success' : result.status === 'interrupted' ? '■ interrupted' : result.status === 'parked' ? '… parked, waiting for a human' : '✘ failed';
     io.stdout(
       `${head}: ${result.completedNodes.length} node${result.completedNodes.length === 1 ? '' : 's'} run, ${result.retries} retr${result.retries === 1 ? 'y' : 'ies'}, ${formatDuration(result.durationMs)}\n`,
     );

@@ -11,6 +11,7 @@ export type RunEvent =
   | (Base & { type: 'pipeline.completed'; status: StageStatus; durationMs: number; nodesRun: number; retries: number })
   | (Base & { type: 'pipeline.failed'; failureReason: string; durationMs: number; nodesRun: number; retries: number })
   | (Base & { type: 'pipeline.interrupted'; reason: string; durationMs: number; lastNode: string | null })
+  | (Base & { type: 'pipeline.parked'; nodeId: string; questionText: string; durationMs: number })
   | (Base & { type: 'pipeline.restarted'; from: string; to: string; logsRoot: string })
   | (Base & { type: 'stage.started'; nodeId: string; label: string; handlerType: string; index: number; attempt: number })
   | (Base & { type: 'stage.completed'; nodeId: string; index: number; status: StageStatus; durationMs: number; notes?: string })

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pTimeout, { TimeoutError } from 'p-timeout';
 import type { Graph, GraphNode } from '../graph/model.js';
 import { booleanAttr, durationAttr } from '../graph/values.js';
+import { AnswerLater } from '../human/park.js';
 import { RUN_FILES } from '../run/run-files.js';
 import type { EventBus } from './event-bus.js';
 import type { BranchRunner, Handler } from './handler.js';
@@ -146,6 +147,7 @@ export async function executeNode(node: GraphNode, options: ExecuteNodeOptions):
       retryable = !isSuccess(outcome.status) && outcome.status !== 'skipped';
     } catch (error) {
       if (options.signal.aborted) throw new Interrupted();
+      if (error instanceof AnswerLater) throw error; // the run parks; the node has not run
       outcome = { status: 'fail', failureReason: describe(error) };
       retryable = policy.shouldRetry(error);
     }

@@ -6,6 +6,7 @@ import { booleanAttr } from '../graph/values.js';
 import { validateOrRaise } from '../lint/validate.js';
 import type { CodergenBackend } from '../handlers/codergen-backend.js';
 import type { Interviewer } from '../human/interviewer.js';
+import { AnswerLater, readPendingQuestions, writePendingQuestions } from '../human/park.js';
 import { createCodergenHandler } from '../handlers/codergen-handler.js';
 import { createDefaultRegistry } from '../handlers/default-registry.js';
 import { createRunDirectory, defaultLogsRoot } from '../run/run-directory.js';
@@ -64,8 +65,8 @@ export interface RunOptions {
 
 /** How a run ended. */
 export interface RunResult {
-  /** `success`, `fail`, or `interrupted` (resumable). */
-  status: 'success' | 'fail' | 'interrupted';
+  /** `success`, `fail`, `interrupted` (resumable), or `parked` (waiting for an answer; resumable). */
+  status: 'success' | 'fail' | 'interrupted' | 'parked';
   /** Node ids in the order they completed. */
   completedNodes: string[];
   /** The final context. */
@@ -265,6 +266,16 @@ function interrupt(session: Session, reason: string): RunResult {
   return resultOf(session, 'interrupted');
 }
 
+/** Parks the run at a question nobody can answer now (spec-free: orchestra's durable waits). */
+function park(session: Session, request: AnswerLater): RunResult {
+  const { state } = session;
+  writePendingQuestions(session.logsRoot, [request.question]);
+  state.status = 'parked';
+  session.recorder.checkpoint(state, session.context, true);
+  session.events.emit({ type: 'pipeline.parked', nodeId: request.question.stage, questionText: request.question.text, durationMs: performance.now() - session.started });
+  return resultOf(session, 'parked');
+}
+
 function abortReason(signal: AbortSignal | undefined): string {
   const reason: unknown = signal?.reason;
   if (typeof reason === 'string') return reason;
@@ -330,6 +341,10 @@ async function drive(session: Session): Promise<RunResult | Restart> {
       if (error instanceof Interrupted) {
         context.rollback(); // the node did not complete: nothing of it is kept
         return interrupt(session, abortReason(signal));
+      }
+      if (error instanceof AnswerLater) {
+        context.rollback();
+        return park(session, error);
       }
       throw error;
     }
@@ -411,6 +426,7 @@ export async function continueSession(session: Omit<Session, 'events' | 'recorde
     let ended: RunResult | Restart;
     try {
       session.state.status = 'running';
+      if (readPendingQuestions(session.logsRoot).length > 0) writePendingQuestions(session.logsRoot, []);
       recorder.checkpoint(session.state, session.context, true);
       events.emit({ type: 'pipeline.started', pipeline: session.plan.graph.name, logsRoot: session.logsRoot, resumed: true, startNode: session.state.nextNode ?? '' });
       ended = await drive({ ...session, events, recorder, started: performance.now() });

@@ -6,7 +6,7 @@ import { STAGE_STATUSES, type JsonValue } from '../engine/outcome.js';
 import { RUN_FILES, writeFileAtomic } from './run-files.js';
 
 /** Where a run stands, as `checkpoint.json` records it. */
-export const RUN_STATUSES = ['running', 'completed', 'failed', 'interrupted', 'restarted'] as const;
+export const RUN_STATUSES = ['running', 'completed', 'failed', 'interrupted', 'restarted', 'parked'] as const;
 
 /** Where a run stands. */
 export type RunStatus = (typeof RUN_STATUSES)[number];

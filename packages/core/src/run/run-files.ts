@@ -8,6 +8,8 @@ export const RUN_FILES = {
   journal: 'journal.jsonl',
   events: 'events.jsonl',
   interviews: 'interviews.jsonl',
+  pendingQuestions: 'pending-questions.json',
+  answers: 'answers.json',
   pipeline: 'pipeline.dot',
   status: 'status.json',
 } as const;

@@ -1,0 +1,34 @@
+import { resolve } from 'node:path';
+import { readCheckpoint, recordAnswer, OrchestraError } from '@orchestra/core';
+import { ExitCode } from '../exit-codes.js';
+import type { CliIO } from '../io.js';
+
+/**
+ * `orchestra answer <logs-dir> [--question ID] <answer>`: records the answer
+ * to a parked run's question, checked against its options. A wrong answer is
+ * refused (exit 2) and the run stays parked.
+ */
+export async function answerCommand(logsDir: string, text: string, options: { question?: string }, io: CliIO): Promise<number> {
+  const root = resolve(logsDir);
+  try {
+    const checkpoint = readCheckpoint(root);
+    if (checkpoint.status !== 'parked') {
+      io.stderr(`orchestra: ${logsDir} is not waiting for an answer (it is ${checkpoint.status})\n`);
+      return ExitCode.usage;
+    }
+  } catch (error) {
+    if (error instanceof OrchestraError) {
+      io.stderr(`orchestra: ${error.message}\n`);
+      return ExitCode.usage;
+    }
+    throw error;
+  }
+  const recorded = recordAnswer(root, text, options.question);
+  if (typeof recorded === 'string') {
+    io.stderr(`orchestra: ${recorded}\n`);
+    return ExitCode.usage;
+  }
+  const shown = recorded.answer.selectedOption ? `[${recorded.answer.selectedOption.key}] ${recorded.answer.selectedOption.label}` : recorded.answer.value;
+  io.stdout(`recorded ${shown} for ${recorded.id}; continue with: orchestra resume ${logsDir}\n`);
+  return ExitCode.ok;
+}

@@ -1,0 +1,54 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readCheckpoint } from '@orchestra/core';
+import { orchestra, tempDir } from './cli-helpers.js';
+
+describe('durable waits: --park, orchestra answer, orchestra status (black box)', () => {
+  it('parks at a gate (exit 3), refuses a wrong answer, and resumes to the same result as an answered run', () => {
+    const dir = tempDir();
+    const parked = join(dir, 'parked');
+    const first = orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--park', '--quiet', '--logs-dir', parked);
+    expect(first.code).toBe(3);
+    expect(first.stdout).toContain('… parked, waiting for a human');
+    expect(first.stderr).toContain(`orchestra answer ${parked} <answer>`);
+    const pending = JSON.parse(readFileSync(join(parked, 'pending-questions.json'), 'utf8'));
+    expect(pending.questions).toEqual([
+      expect.objectContaining({ id: 'review_gate', question: expect.objectContaining({ text: 'Review Changes', options: [{ key: 'A', label: 'Approve' }, { key: 'F', label: 'Fix' }] }) }),
+    ]);
+    expect(readCheckpoint(parked)).toMatchObject({ status: 'parked', next_node: 'review_gate', completed_nodes: ['start'] });
+
+    const status = orchestra('status', parked);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('Review: parked');
+    expect(status.stdout).toContain('waiting for an answer to review_gate: Review Changes');
+
+    // A separate process answers; a wrong answer is refused and changes nothing.
+    const wrong = orchestra('answer', parked, 'maybe');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('"maybe" is not a choice of review_gate: answer with A (Approve), F (Fix)');
+    expect(existsSync(join(parked, 'answers.json'))).toBe(false);
+    expect(readCheckpoint(parked).status).toBe('parked');
+
+    expect(orchestra('answer', parked, 'F').code).toBe(0);
+    const again = orchestra('resume', parked, '--simulate', '--park', '--quiet');
+    expect(again.code).toBe(3); // the loop comes back to the gate: parked again
+    expect(orchestra('answer', parked, 'approve').code).toBe(0);
+    const done = orchestra('resume', parked, '--simulate', '--park', '--quiet');
+    expect(done.code).toBe(0);
+    expect(orchestra('answer', parked, 'A').code).toBe(2); // nothing pending any more
+
+    const answered = join(dir, 'answered');
+    expect(orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--answers', writeAnswers(dir, ['F', 'A']), '--quiet', '--logs-dir', answered).code).toBe(0);
+    const a = readCheckpoint(parked);
+    const b = readCheckpoint(answered);
+    expect(a.completed_nodes).toEqual(b.completed_nodes);
+    expect(a.context).toEqual(b.context);
+  }, 30_000);
+});
+
+function writeAnswers(dir: string, answers: string[]): string {
+  const file = join(dir, 'answers.json');
+  writeFileSync(file, JSON.stringify(answers));
+  return file;
+}
