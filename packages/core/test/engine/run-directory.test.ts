@@ -30,6 +30,8 @@ describe('run directory (spec §5.6, docs/run-directory.md)', () => {
       journal: 'journal.jsonl',
       events: 'events.jsonl',
       interviews: 'interviews.jsonl',
+      pendingQuestions: 'pending-questions.json',
+      answers: 'answers.json',
       pipeline: 'pipeline.dot',
       status: 'status.json',
     });
