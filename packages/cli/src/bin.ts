@@ -1,4 +1,12 @@
 #!/usr/bin/env node
 import { runCli } from './program.js';
 
+// A reader that goes away (`orchestra ... | head`) is not an error worth a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 process.exitCode = await runCli(process.argv.slice(2));

@@ -32,3 +32,24 @@ describe('orchestra binary (black box)', () => {
     expect(orchestra('validate').code).toBe(2);
   });
 });
+
+describe('orchestra binary and a closed pipe', () => {
+  it('exits quietly when its reader goes away (orchestra ... | head)', async () => {
+    const { spawn } = await import('node:child_process');
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    // Thousands of diagnostics: far more output than a pipe buffer holds.
+    const file = join(mkdtempSync(join(tmpdir(), 'orchestra-pipe-')), 'orphans.dot');
+    const orphans = Array.from({ length: 3000 }, (_, i) => `  orphan${i} [prompt="x"]`).join('\n');
+    writeFileSync(file, `digraph G {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  start -> exit\n${orphans}\n}\n`);
+    const child = spawn(process.execPath, [BIN, 'validate', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(stderr).not.toContain('EPIPE');
+    expect(stderr).not.toMatch(/\bat .*:\d+:\d+/);
+    expect([0, 1]).toContain(code);
+  });
+});
