@@ -1,4 +1,4 @@
-import type { Diagnostic } from '@orchestra/core';
+import type { Diagnostic } from '@orchestra/core/loader';
 
 function position(d: Diagnostic, file: string): string {
   const loc = d.location;

@@ -1,4 +1,4 @@
-import { OrchestraError, loadPipelineFile, type LoadResult } from '@orchestra/core';
+import { OrchestraError, loadPipelineFile, type LoadResult } from '@orchestra/core/loader';
 import type { CliIO } from './io.js';
 
 /**

@@ -1,11 +1,9 @@
 import { Command, CommanderError } from 'commander';
-import { answerCommand } from './commands/answer.js';
-import { resumeCommand, runCommand } from './commands/run.js';
-import { statusCommand } from './commands/status.js';
-import { validateCommand } from './commands/validate.js';
 import { ExitCode } from './exit-codes.js';
 import { processIO, type CliIO } from './io.js';
 import { CLI_VERSION } from './version.js';
+
+// Commands are imported when they run, so `validate` never loads the engine (start-up time).
 
 /**
  * Runs the `orchestra` command line with `argv` (without the node and script
@@ -28,7 +26,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .argument('<file>', 'pipeline .dot file')
     .option('--json', 'print the diagnostics as a JSON array')
     .action(async (file: string, options: { json?: boolean }) => {
-      exitCode = await validateCommand(file, options, io);
+      exitCode = await (await import('./commands/validate.js')).validateCommand(file, options, io);
     });
 
   const live = process.stderr.isTTY === true && !process.env.CI;
@@ -45,7 +43,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--quiet', 'print only the summary and errors')
     .option('--json', 'print events as JSON lines')
     .action(async (file: string, options: { simulate?: boolean; autoApprove?: boolean; answers?: string; park?: boolean; logsDir?: string; set: string[]; quiet?: boolean; json?: boolean }) => {
-      exitCode = await runCommand(file, { ...options, live }, io);
+      exitCode = await (await import('./commands/run.js')).runCommand(file, { ...options, live }, io);
     });
 
   program
@@ -59,7 +57,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--quiet', 'print only the summary and errors')
     .option('--json', 'print events as JSON lines')
     .action(async (logsDir: string, options: { simulate?: boolean; autoApprove?: boolean; answers?: string; park?: boolean; quiet?: boolean; json?: boolean }) => {
-      exitCode = await resumeCommand(logsDir, { ...options, live }, io);
+      exitCode = await (await import('./commands/run.js')).resumeCommand(logsDir, { ...options, live }, io);
     });
 
   program
@@ -69,7 +67,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .argument('<answer>', 'an option key or label, yes/no, or free text')
     .option('--question <id>', 'which pending question (when several are pending)')
     .action(async (logsDir: string, answer: string, options: { question?: string }) => {
-      exitCode = await answerCommand(logsDir, answer, options, io);
+      exitCode = await (await import('./commands/answer.js')).answerCommand(logsDir, answer, options, io);
     });
 
   program
@@ -77,7 +75,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .description('show where a run stands and what it waits for')
     .argument('<logs-dir>', 'the run directory')
     .action(async (logsDir: string) => {
-      exitCode = await statusCommand(logsDir, io);
+      exitCode = await (await import('./commands/status.js')).statusCommand(logsDir, io);
     });
 
   if (argv.length === 0) {

@@ -1,71 +1,15 @@
 /**
- * @orchestra/core — DOT pipeline loading, transforms and validation.
- * No LLM dependency.
+ * @orchestra/core — DOT pipeline loading, transforms, validation and the
+ * execution engine. No LLM dependency.
  * @packageDocumentation
  */
-export type { Diagnostic, EdgeRef, Severity, SourceLocation } from './diagnostics/diagnostic.js';
-export { hasErrors, sortDiagnostics } from './diagnostics/diagnostic.js';
-export { OrchestraError } from './errors.js';
-
-export type { Attributes, AttributeOrigin, AttributeSource, Graph, GraphEdge, GraphNode, HasAttributes } from './graph/model.js';
-export { nodeClasses, outgoingEdges, withNodeAttributes, withNodes } from './graph/model.js';
-export type { TypedValue, ValueType } from './graph/values.js';
-export {
-  booleanAttr,
-  durationAttr,
-  inferValue,
-  integerAttr,
-  isValidValue,
-  parseBoolean,
-  parseDuration,
-  parseFloatValue,
-  parseInteger,
-  stringAttr,
-} from './graph/values.js';
-export type { AttributeScope, AttributeSpec } from './graph/attribute-specs.js';
-export { ATTRIBUTE_SPECS, FIDELITY_MODES, REASONING_EFFORTS, RETRY_POLICY_NAMES, findAttributeSpec } from './graph/attribute-specs.js';
-export { BUILT_IN_HANDLER_TYPES, DEFAULT_HANDLER_TYPE, SHAPE_HANDLER_TYPES, nodeShape, resolveHandlerType } from './graph/handler-types.js';
-export { findExitNodes, findStartNodes } from './graph/terminals.js';
-
-export { MAX_SOURCE_LENGTH, parsePipelineSource, type ParseResult } from './dot/parse-pipeline-source.js';
-export { MAX_SUBGRAPH_DEPTH, NODE_ID_PATTERN, classFromLabel } from './dot/build-graph.js';
-export { MAX_EDGE_CHAIN } from './dot/normalize-source.js';
-
-export type { Condition, ConditionClause, ConditionError, ConditionParseResult } from './conditions/condition.js';
-export { parseCondition, parseConditionOrThrow } from './conditions/parse-condition.js';
-export { evaluateCondition, resolveConditionKey, type ConditionScope } from './conditions/evaluate-condition.js';
-
-export type { Selector, Stylesheet, StylesheetError, StylesheetProperty, StylesheetRule } from './stylesheet/stylesheet.js';
-export { STYLESHEET_PROPERTIES, specificity } from './stylesheet/stylesheet.js';
-export { parseStylesheet, type StylesheetParseResult } from './stylesheet/parse-stylesheet.js';
-export { applyStylesheet } from './stylesheet/apply-stylesheet.js';
-
-export type { Transform } from './transforms/transform.js';
-export { stylesheetTransform } from './transforms/stylesheet-transform.js';
-export { expandGoal, goalExpansionTransform } from './transforms/goal-expansion-transform.js';
-export { BUILT_IN_TRANSFORMS } from './transforms/built-in-transforms.js';
-
-export type { LintContext, LintRule } from './lint/lint-rule.js';
-export { BUILT_IN_RULES } from './lint/built-in-rules.js';
-export { OUTCOME_VALUES } from './lint/rules/condition-value.js';
-export { ValidationError, validate, validateOrRaise, type ValidateOptions } from './lint/validate.js';
-
-export {
-  PipelineReadError,
-  createPipelineLoader,
-  loadPipeline,
-  loadPipelineFile,
-  type LoadResult,
-  type PipelineLoader,
-  type PipelineLoaderOptions,
-} from './pipeline/pipeline-loader.js';
+export * from './loader.js';
 
 export type { JsonValue, Outcome, StageStatus, StatusFile } from './engine/outcome.js';
 export { OutcomeSchema, STAGE_STATUSES, StatusFileSchema, fromStatusFile, isSuccess, toStatusFile } from './engine/outcome.js';
 export { ContextValueError, RunContext } from './engine/run-context.js';
 export type { EdgeChoiceReason, RunEvent, RunEventType } from './engine/events.js';
 export { EventBus } from './engine/event-bus.js';
-export { normalizeLabel, parseAccelerator, type Accelerator } from './engine/accelerator.js';
 export { conditionHolds, selectEdge, type EdgeChoice } from './engine/select-edge.js';
 export {
   DEFAULT_BACKOFF,

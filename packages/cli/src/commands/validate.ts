@@ -1,4 +1,4 @@
-import { sortDiagnostics } from '@orchestra/core';
+import { sortDiagnostics } from '@orchestra/core/loader';
 import { ExitCode } from '../exit-codes.js';
 import { loadForCommand } from '../load-pipeline-file.js';
 import { diagnosticToJson, formatDiagnostic, formatSummary } from '../format-diagnostics.js';
