@@ -52,3 +52,15 @@ function writeAnswers(dir: string, answers: string[]): string {
   writeFileSync(file, JSON.stringify(answers));
   return file;
 }
+
+describe('orchestra answer with a damaged answers file', () => {
+  it('refuses with exit 2 and a clear message, never a stack trace', () => {
+    const dir = join(tempDir(), 'parked');
+    expect(orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--park', '--quiet', '--logs-dir', dir).code).toBe(3);
+    writeFileSync(join(dir, 'answers.json'), '{"format": "orch');
+    const r = orchestra('answer', dir, 'A');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('answers.json is corrupt (not valid JSON); it was left untouched');
+    expect(readFileSync(join(dir, 'answers.json'), 'utf8')).toBe('{"format": "orch');
+  });
+});

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
-import { readCheckpoint, recordAnswer, OrchestraError } from '@orchestra/core';
+import { readCheckpoint, recordAnswer } from '@orchestra/core';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { reportingUsageErrors } from '../usage-errors.js';
 
 /**
  * `orchestra answer <logs-dir> [--question ID] <answer>`: records the answer
@@ -10,25 +11,15 @@ import type { CliIO } from '../io.js';
  */
 export async function answerCommand(logsDir: string, text: string, options: { question?: string }, io: CliIO): Promise<number> {
   const root = resolve(logsDir);
-  try {
+  return reportingUsageErrors(io, () => {
     const checkpoint = readCheckpoint(root);
-    if (checkpoint.status !== 'parked') {
-      io.stderr(`orchestra: ${logsDir} is not waiting for an answer (it is ${checkpoint.status})\n`);
+    const recorded = checkpoint.status === 'parked' ? recordAnswer(root, text, options.question) : `${logsDir} is not waiting for an answer (it is ${checkpoint.status})`;
+    if (typeof recorded === 'string') {
+      io.stderr(`orchestra: ${recorded}\n`);
       return ExitCode.usage;
     }
-  } catch (error) {
-    if (error instanceof OrchestraError) {
-      io.stderr(`orchestra: ${error.message}\n`);
-      return ExitCode.usage;
-    }
-    throw error;
-  }
-  const recorded = recordAnswer(root, text, options.question);
-  if (typeof recorded === 'string') {
-    io.stderr(`orchestra: ${recorded}\n`);
-    return ExitCode.usage;
-  }
-  const shown = recorded.answer.selectedOption ? `[${recorded.answer.selectedOption.key}] ${recorded.answer.selectedOption.label}` : recorded.answer.value;
-  io.stdout(`recorded ${shown} for ${recorded.id}; continue with: orchestra resume ${logsDir}\n`);
-  return ExitCode.ok;
+    const shown = recorded.answer.selectedOption ? `[${recorded.answer.selectedOption.key}] ${recorded.answer.selectedOption.label}` : recorded.answer.value;
+    io.stdout(`recorded ${shown} for ${recorded.id}; continue with: orchestra resume ${logsDir}\n`);
+    return ExitCode.ok;
+  });
 }

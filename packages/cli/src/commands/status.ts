@@ -1,12 +1,13 @@
 import { resolve } from 'node:path';
-import { OrchestraError, readCheckpoint, readJournal, readManifest, readPendingQuestions } from '@orchestra/core';
+import { readCheckpoint, readJournal, readManifest, readPendingQuestions } from '@orchestra/core';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { reportingUsageErrors } from '../usage-errors.js';
 
 /** `orchestra status <logs-dir>`: where a run stands and what it waits for. */
 export async function statusCommand(logsDir: string, io: CliIO): Promise<number> {
   const root = resolve(logsDir);
-  try {
+  return reportingUsageErrors(io, () => {
     const manifest = readManifest(root);
     const checkpoint = readCheckpoint(root);
     const journal = readJournal(root).entries.filter((e) => e.seq > checkpoint.journal_seq);
@@ -18,17 +19,12 @@ export async function statusCommand(logsDir: string, io: CliIO): Promise<number>
     io.stdout(`  run directory: ${logsDir}\n  started: ${manifest.started_at}\n  nodes completed: ${completed.length}${completed.length ? ` (last: ${completed.at(-1)})` : ''}\n`);
     if (next) io.stdout(`  next node: ${next}\n`);
     if (checkpoint.failure_reason) io.stdout(`  reason: ${checkpoint.failure_reason}\n`);
-    for (const pending of status === 'parked' ? readPendingQuestions(root) : []) {
+    const pendingQuestions = status === 'parked' ? readPendingQuestions(root) : [];
+    for (const pending of pendingQuestions) {
       io.stdout(`  waiting for an answer to ${pending.id}: ${pending.question.text}\n`);
       for (const o of pending.question.options) io.stdout(`    [${o.key}] ${o.label}\n`);
-      io.stdout(`  answer with: orchestra answer ${logsDir}${pending.id && readPendingQuestions(root).length > 1 ? ` --question ${pending.id}` : ''} <answer>\n`);
+      io.stdout(`  answer with: orchestra answer ${logsDir}${pendingQuestions.length > 1 ? ` --question ${pending.id}` : ''} <answer>\n`);
     }
     return ExitCode.ok;
-  } catch (error) {
-    if (error instanceof OrchestraError) {
-      io.stderr(`orchestra: ${error.message}\n`);
-      return ExitCode.usage;
-    }
-    throw error;
-  }
+  });
 }

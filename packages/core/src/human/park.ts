@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { CheckpointError } from '../run/checkpoint.js';
 import { RUN_FILES, writeFileAtomic } from '../run/run-files.js';
 import type { AskOptions, Interviewer } from './interviewer.js';
 import { AnswerSchema, QuestionSchema, matchOption, type Answer, type Question } from './question.js';
@@ -43,8 +44,14 @@ function readJson<T>(path: string, schema: z.ZodType<T>): T | undefined {
   } catch {
     return undefined;
   }
-  const parsed = schema.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new Error(`${path} is not valid: ${parsed.error.issues[0]?.message ?? 'unexpected shape'}`);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new CheckpointError(`${path} is corrupt (not valid JSON); it was left untouched`);
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw new CheckpointError(`${path} is not valid: ${parsed.error.issues[0]?.message ?? 'unexpected shape'}; it was left untouched`);
   return parsed.data;
 }
 

@@ -1,0 +1,18 @@
+import { OrchestraError } from '@orchestra/core/loader';
+import { ExitCode } from './exit-codes.js';
+import type { CliIO } from './io.js';
+
+/**
+ * Runs a command body; an {@link OrchestraError} (bad input: a missing or
+ * corrupt run directory, ...) is printed as `orchestra: <message>` and gives
+ * exit 2. Anything else is a bug and propagates.
+ */
+export async function reportingUsageErrors(io: CliIO, work: () => number | Promise<number>): Promise<number> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof OrchestraError)) throw error;
+    io.stderr(`orchestra: ${error.message}\n`);
+    return ExitCode.usage;
+  }
+}
