@@ -1,6 +1,6 @@
 import type { RunStatus } from '../run/checkpoint.js';
 import type { JournalEntry } from '../run/journal.js';
-import { isSuccess, type StageStatus } from './outcome.js';
+import { isSuccess, type JsonValue, type StageStatus } from './outcome.js';
 
 /** The engine's position in a run: everything a checkpoint holds besides the context. */
 export interface EngineState {
@@ -18,6 +18,12 @@ export interface EngineState {
   status: RunStatus;
   failureReason: string | null;
   restartedTo: string | null;
+  /**
+   * Progress saved by nodes that have not completed (a conversation's turns),
+   * by node id: a resumed node gets its entry back. Dropped when the node
+   * completes.
+   */
+  nodeProgress: Record<string, JsonValue>;
 }
 
 /** The state of a run that has not started yet. */
@@ -33,6 +39,7 @@ export function initialState(startNode: string): EngineState {
     status: 'running',
     failureReason: null,
     restartedTo: null,
+    nodeProgress: {},
   };
 }
 
@@ -49,6 +56,7 @@ export function applyEntry(state: EngineState, entry: JournalEntry): void {
   state.totalRetries += entry.retries;
   if (entry.status !== 'skipped') state.nodeOutcomes[entry.node] = entry.status;
   state.nextNode = entry.next;
+  delete state.nodeProgress[entry.node];
   if (entry.end) {
     state.status = entry.end;
     state.failureReason = entry.failure_reason ?? null;

@@ -9,6 +9,7 @@ import { AnswerLater } from '../human/park.js';
 import { RUN_FILES } from '../run/run-files.js';
 import type { EventBus } from './event-bus.js';
 import type { BranchRunner, Handler } from './handler.js';
+import type { ProgressStore } from './node-progress.js';
 import { OutcomeSchema, StatusFileSchema, fromStatusFile, isSuccess, type Outcome } from './outcome.js';
 import { delayForAttempt, type RetryPolicy } from './retry-policy.js';
 import type { RunContext } from './run-context.js';
@@ -45,6 +46,7 @@ export interface ExecuteNodeOptions {
   index: number;
   random: () => number;
   runBranch: BranchRunner;
+  progress: ProgressStore;
 }
 
 /** The final outcome of a node and how many retries it took. */
@@ -102,6 +104,8 @@ async function attemptOnce(node: GraphNode, options: ExecuteNodeOptions, attempt
       attempt,
       runBranch: options.runBranch,
       emit: (event) => void options.events.emit(event),
+      progress: options.progress.get(node.id),
+      saveProgress: (data) => options.progress.save(node.id, data),
     }),
   );
   let result: Outcome | undefined;

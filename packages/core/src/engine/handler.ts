@@ -23,6 +23,19 @@ export interface HandlerInput {
   runBranch: BranchRunner;
   /** Emits a run event (on the run's bus, into `events.jsonl`). */
   emit: (event: RunEventInput) => void;
+  /**
+   * What this node saved with {@link HandlerInput.saveProgress} in an earlier
+   * attempt or before the process stopped; `undefined` for a fresh start.
+   */
+  progress: JsonValue | undefined;
+  /**
+   * Records how far the node got (JSON data), in `checkpoint.json` before it
+   * returns: if the run stops before the node completes, a resumed run hands
+   * it back as `progress`. `undefined` clears it. Each call rewrites the
+   * checkpoint (about a millisecond): meant for human-speed steps such as a
+   * conversation's turns, not for every token.
+   */
+  saveProgress: (data: JsonValue | undefined) => void;
 }
 
 /** How a parallel branch ended. */
@@ -55,4 +68,9 @@ export type BranchRunner = (startNode: string, context: RunContext, signal: Abor
  */
 export interface Handler {
   execute(input: HandlerInput): Promise<Outcome | undefined> | Outcome | undefined;
+  /**
+   * Why this handler cannot run `node` (checked for every node before the
+   * run starts, so the run is refused up front); `undefined` when it can.
+   */
+  cannotRun?(node: GraphNode, graph: Graph): string | undefined;
 }

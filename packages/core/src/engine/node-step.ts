@@ -4,6 +4,7 @@ import type { EventBus } from './event-bus.js';
 import type { EdgeChoiceReason } from './events.js';
 import { executeNode } from './execute-node.js';
 import type { BranchRunner, Handler } from './handler.js';
+import type { ProgressStore } from './node-progress.js';
 import type { Outcome } from './outcome.js';
 import { buildRetryPolicy } from './retry-policy.js';
 import type { RunContext } from './run-context.js';
@@ -21,6 +22,7 @@ export interface StepEnvironment {
   random: () => number;
   workdir: string;
   runBranch: BranchRunner;
+  progress: ProgressStore;
 }
 
 /** Where the run goes after a node, and why. */
@@ -74,7 +76,9 @@ export async function runNodeStep(env: StepEnvironment, node: GraphNode, context
     index,
     random: env.random,
     runBranch: env.runBranch,
+    progress: env.progress,
   });
+  env.progress.discard(node.id); // the node completed: a later visit starts afresh
 
   if (outcome.contextUpdates) context.applyUpdates(outcome.contextUpdates);
   if (outcome.status !== 'skipped') {

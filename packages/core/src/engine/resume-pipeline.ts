@@ -58,6 +58,7 @@ export async function resumePipeline(logsRoot: string, options: ResumeOptions = 
     status: checkpoint.status,
     failureReason: checkpoint.failure_reason,
     restartedTo: checkpoint.restarted_to,
+    nodeProgress: { ...checkpoint.node_progress },
   };
   const journal = readJournal(logsRoot);
   if (journal.problem) throw new CheckpointError(`${logsRoot}: ${journal.problem}; the run directory was left untouched`);

@@ -9,6 +9,11 @@ export class ContextValueError extends OrchestraError {
   }
 }
 
+/** A deep copy of `value` as JSON data; throws {@link ContextValueError} (naming `key`) for anything else. */
+export function toJsonValue(key: string, value: unknown): JsonValue {
+  return toJson(key, value, new Set());
+}
+
 /** Deep-copies a value, refusing anything that is not JSON data. */
 function toJson(key: string, value: unknown, seen: Set<object>): JsonValue {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;

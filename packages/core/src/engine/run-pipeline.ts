@@ -21,7 +21,8 @@ import { createBranchRunner } from './run-branch.js';
 import type { Handler } from './handler.js';
 import type { HandlerRegistry } from './handler-registry.js';
 import type { JsonValue } from './outcome.js';
-import { RunContext } from './run-context.js';
+import type { ProgressStore } from './node-progress.js';
+import { RunContext, toJsonValue } from './run-context.js';
 import { RunRecorder } from './run-recorder.js';
 
 /** The orchestra version recorded in manifests. */
@@ -120,6 +121,8 @@ function planRun(graph: Graph, registry: HandlerRegistry): Plan {
     const roleHandler = role ? registry.get(role) : undefined;
     const resolved = role && roleHandler ? { type: role, handler: roleHandler } : registry.resolve(node);
     if (resolved) {
+      const refusal = resolved.handler.cannotRun?.(node, graph);
+      if (refusal !== undefined) throw new MissingHandlerError(resolved.type === 'codergen' ? 'ORCH_NO_BACKEND' : 'ORCH_NO_HANDLER', refusal);
       handlers.set(node.id, resolved);
       continue;
     }
@@ -303,6 +306,23 @@ function checkGoalGates(session: Session): { jumpTo?: string; failure?: string }
   return target === undefined ? { failure: `goal gate ${gate} is unsatisfied and there is no retry target` } : { jumpTo: target };
 }
 
+/** In-node progress kept in the session's state and written to the checkpoint at once. */
+function progressStore(session: Session): ProgressStore {
+  const { state } = session;
+  return {
+    get: (nodeId) => (nodeId in state.nodeProgress ? structuredClone(state.nodeProgress[nodeId]) : undefined),
+    save: (nodeId, data) => {
+      if (data === undefined) delete state.nodeProgress[nodeId];
+      else state.nodeProgress[nodeId] = toJsonValue(`progress of ${nodeId}`, data);
+      session.recorder.checkpoint(state, session.context, true);
+      session.events.emit({ type: 'checkpoint.saved', nodeId, completedNodes: state.completedNodes.length, file: true });
+    },
+    discard: (nodeId) => {
+      delete state.nodeProgress[nodeId];
+    },
+  };
+}
+
 /** The engine loop (spec §3.2), from `state.nextNode` until the run ends, is interrupted or restarts. */
 async function drive(session: Session): Promise<RunResult | Restart> {
   const { plan, options, context, state, events, recorder } = session;
@@ -316,6 +336,7 @@ async function drive(session: Session): Promise<RunResult | Restart> {
     events,
     random: options.random ?? Math.random,
     workdir: options.workdir ?? process.cwd(),
+    progress: progressStore(session),
   };
   const env: StepEnvironment = { ...base, signal, runBranch: createBranchRunner(base, plan.branchBoundaries) };
 

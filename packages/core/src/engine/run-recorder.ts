@@ -138,5 +138,6 @@ export function checkpointOf(state: EngineState, context: RunContext): Checkpoin
     journal_seq: state.seq,
     failure_reason: state.failureReason,
     restarted_to: state.restartedTo,
+    node_progress: { ...state.nodeProgress },
   };
 }

@@ -34,9 +34,11 @@ export const CheckpointSchema = z.object({
   failure_reason: z.string().nullable(),
   /** For a run ended by a `loop_restart` edge: the run directory that continues it. */
   restarted_to: z.string().nullable(),
+  /** Progress of nodes that were running (an interactive node's conversation so far), by node id. */
+  node_progress: jsonRecord.default({}),
 });
 
-/** The checkpoint as written. */
+/** The checkpoint as read (`node_progress` is optional in older files). */
 export type Checkpoint = z.infer<typeof CheckpointSchema>;
 
 /** Longest the checkpoint file may lag the journal while a run is going. */
