@@ -7,7 +7,7 @@ export * from './loader.js';
 
 export type { JsonValue, Outcome, StageStatus, StatusFile } from './engine/outcome.js';
 export { OutcomeSchema, STAGE_STATUSES, StatusFileSchema, fromStatusFile, isSuccess, toStatusFile } from './engine/outcome.js';
-export { ContextValueError, RunContext } from './engine/run-context.js';
+export { ContextValueError, RunContext, toJsonValue } from './engine/run-context.js';
 export type { EdgeChoiceReason, RunEvent, RunEventType } from './engine/events.js';
 export { EventBus } from './engine/event-bus.js';
 export { conditionHolds, selectEdge, type EdgeChoice } from './engine/select-edge.js';
@@ -26,13 +26,39 @@ export { HandlerRegistry } from './engine/handler-registry.js';
 export { MissingHandlerError, ORCHESTRA_VERSION, runPipeline, type RunOptions, type RunResult } from './engine/run-pipeline.js';
 export { resumePipeline, type ResumeOptions } from './engine/resume-pipeline.js';
 
-export { simulationBackend, type CodergenBackend, type CodergenRequest } from './handlers/codergen-backend.js';
+export type { CodergenBackend, CodergenRequest } from './handlers/codergen-backend.js';
+export { simulationBackend } from './handlers/simulation-backend.js';
+export {
+  isConversational,
+  type Conversation,
+  type ConversationMessage,
+  type ConversationStart,
+  type ConversationalBackend,
+} from './handlers/conversational-backend.js';
+export { CONVERSATION_FILE, createInteractiveHandler } from './handlers/interactive-handler.js';
+export { createCodergenDispatcher, isInteractiveNode } from './handlers/codergen-dispatcher.js';
+export {
+  ConversationProgressSchema,
+  ConversationTurnSchema,
+  conversationMarkdown,
+  progressMessages,
+  type ConversationProgress,
+  type ConversationTurn,
+} from './handlers/conversation-progress.js';
+export {
+  CONVERSATION_COMMANDS,
+  CONVERSATION_KIND,
+  conversationQuestion,
+  isConversationQuestion,
+  parseConversationCommand,
+  type ConversationCommand,
+} from './human/conversation-question.js';
 export { LAST_RESPONSE_LENGTH, createCodergenHandler } from './handlers/codergen-handler.js';
 export { composePrompt } from './handlers/compose-prompt.js';
 export { conditionalHandler, exitHandler, startHandler } from './handlers/noop-handlers.js';
 export { killRunningTools, toolHandler } from './handlers/tool-handler.js';
 export { contextEnvName, toolEnvironment } from './handlers/tool-environment.js';
-export { createDefaultRegistry } from './handlers/default-registry.js';
+export { createDefaultRegistry, createLlmHandler } from './handlers/default-registry.js';
 export { DEFAULT_MAX_PARALLEL, JOIN_POLICIES, parallelHandler } from './handlers/parallel-handler.js';
 export { fanInHandler } from './handlers/fan-in-handler.js';
 export type { BranchResult, BranchRunner } from './engine/handler.js';

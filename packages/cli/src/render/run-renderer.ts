@@ -41,7 +41,8 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
   const onEvent = (event: RunEvent): void => {
     if (event.type === 'human.interaction') {
       const answer = event.answerValue === 'SKIPPED' ? 'no answer' : event.selectedKey ? `[${event.selectedKey}] ${event.selectedLabel}` : JSON.stringify(event.answerText || event.answerValue);
-      decisions.push(`${event.nodeId}: ${event.questionText} → ${answer}`);
+      // A conversation's reply is listed by turn: the question is the agent's whole message.
+      decisions.push(event.turn === undefined ? `${event.nodeId}: ${event.questionText} → ${answer}` : `${event.nodeId}, turn ${event.turn}: ${answer}`);
       if (event.answerValue === 'SKIPPED') unanswered++;
     }
     if (event.type === 'interview.started') clearLive(); // the question needs the terminal

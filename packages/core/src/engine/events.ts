@@ -34,7 +34,15 @@ export type RunEvent =
       answerText: string;
       selectedKey: string;
       selectedLabel: string;
+      /** For a reply in an interactive node's conversation: the turn it answers. */
+      turn?: number;
     })
+  /** The agent of an interactive node replied (`turn` counts agent messages from 1); `replayed` for a reply re-obtained while resuming. */
+  | (Base & { type: 'conversation.reply'; nodeId: string; turn: number; replayed: boolean })
+  /** An interactive node picked up a conversation saved before the process stopped: `restored` without calling the model, `replayed` by sending the human messages again. */
+  | (Base & { type: 'conversation.resumed'; nodeId: string; turns: number; mode: 'restored' | 'replayed' })
+  /** An interactive node's conversation ended with a command. */
+  | (Base & { type: 'conversation.ended'; nodeId: string; turns: number; command: string })
   | (Base & { type: 'goal_gate.unsatisfied'; nodeId: string; retryTarget: string | null })
   /** The node's result is durable (journal); `file` tells whether checkpoint.json was rewritten too. */
   | (Base & { type: 'checkpoint.saved'; nodeId: string; completedNodes: number; file: boolean });

@@ -7,8 +7,8 @@ import { validateOrRaise } from '../lint/validate.js';
 import type { CodergenBackend } from '../handlers/codergen-backend.js';
 import type { Interviewer } from '../human/interviewer.js';
 import { AnswerLater, readPendingQuestions, writePendingQuestions } from '../human/park.js';
-import { createCodergenHandler } from '../handlers/codergen-handler.js';
-import { createDefaultRegistry } from '../handlers/default-registry.js';
+import { createDefaultRegistry, createLlmHandler } from '../handlers/default-registry.js';
+import { AutoApproveInterviewer } from '../human/simple-interviewers.js';
 import { createRunDirectory, defaultLogsRoot } from '../run/run-directory.js';
 import type { Manifest } from '../run/manifest.js';
 import type { JournalEntry } from '../run/journal.js';
@@ -106,7 +106,7 @@ function registryFor(options: RunOptions): HandlerRegistry {
     return createDefaultRegistry({ ...(options.backend ? { backend: options.backend } : {}), ...(options.interviewer ? { interviewer: options.interviewer } : {}) });
   }
   if (!options.backend || options.registry.get('codergen')) return options.registry;
-  return options.registry.clone().register('codergen', createCodergenHandler(options.backend));
+  return options.registry.clone().register('codergen', createLlmHandler(options.backend, options.interviewer ?? new AutoApproveInterviewer()));
 }
 
 /** Validates the graph and resolves a handler for every node, refusing what cannot run. */

@@ -18,8 +18,3 @@ export interface CodergenRequest {
 export interface CodergenBackend {
   run(request: CodergenRequest): Promise<string | Outcome>;
 }
-
-/** The `--simulate` backend: a canned response per stage, no model involved. */
-export const simulationBackend: CodergenBackend = {
-  run: async ({ node }) => `[Simulated] Response for stage: ${node.id}`,
-};

@@ -1,21 +1,37 @@
+import type { Handler } from '../engine/handler.js';
 import { HandlerRegistry } from '../engine/handler-registry.js';
+import type { Interviewer } from '../human/interviewer.js';
+import { AutoApproveInterviewer } from '../human/simple-interviewers.js';
 import type { CodergenBackend } from './codergen-backend.js';
+import { createCodergenDispatcher } from './codergen-dispatcher.js';
 import { createCodergenHandler } from './codergen-handler.js';
+import { isConversational } from './conversational-backend.js';
 import { fanInHandler } from './fan-in-handler.js';
+import { createInteractiveHandler } from './interactive-handler.js';
 import { conditionalHandler, exitHandler, startHandler } from './noop-handlers.js';
 import { parallelHandler } from './parallel-handler.js';
 import { toolHandler } from './tool-handler.js';
 import { createWaitHumanHandler } from './wait-human-handler.js';
-import type { Interviewer } from '../human/interviewer.js';
-import { AutoApproveInterviewer } from '../human/simple-interviewers.js';
+
+/**
+ * The `codergen` handler over a backend: single-shot stages through
+ * `backend.run`, and, when the backend is also a `ConversationalBackend`,
+ * interactive stages (`agent.mode="interactive"`) talking with `interviewer`.
+ */
+export function createLlmHandler(backend: CodergenBackend, interviewer: Interviewer): Handler {
+  const interactive = isConversational(backend) ? createInteractiveHandler(backend, interviewer) : undefined;
+  return createCodergenDispatcher(createCodergenHandler(backend), interactive);
+}
 
 /**
  * A registry with the built-in handlers: start, exit, conditional, tool,
  * parallel, parallel.fan_in, wait.human (asking `interviewer`, or
- * auto-approving when none is given), and codergen when a backend is given.
+ * auto-approving when none is given), and codergen when a backend is given
+ * (interactive nodes talk with the same interviewer).
  * `stack.manager_loop` is not implemented yet.
  */
 export function createDefaultRegistry(options: { backend?: CodergenBackend; interviewer?: Interviewer } = {}): HandlerRegistry {
+  const interviewer = options.interviewer ?? new AutoApproveInterviewer();
   const registry = new HandlerRegistry()
     .register('start', startHandler)
     .register('exit', exitHandler)
@@ -23,7 +39,7 @@ export function createDefaultRegistry(options: { backend?: CodergenBackend; inte
     .register('tool', toolHandler)
     .register('parallel', parallelHandler)
     .register('parallel.fan_in', fanInHandler)
-    .register('wait.human', createWaitHumanHandler(options.interviewer ?? new AutoApproveInterviewer()));
-  if (options.backend) registry.register('codergen', createCodergenHandler(options.backend));
+    .register('wait.human', createWaitHumanHandler(interviewer));
+  if (options.backend) registry.register('codergen', createLlmHandler(options.backend, interviewer));
   return registry;
 }

@@ -1,10 +1,11 @@
 import { parseAccelerator } from '../engine/accelerator.js';
-import type { Handler, HandlerInput } from '../engine/handler.js';
+import type { Handler } from '../engine/handler.js';
 import type { Outcome } from '../engine/outcome.js';
 import { outgoingEdges } from '../graph/model.js';
 import { durationAttr } from '../graph/values.js';
 import type { Interviewer } from '../human/interviewer.js';
-import type { Answer, Question } from '../human/question.js';
+import type { Question } from '../human/question.js';
+import { askHuman, recordInteraction } from './ask-human.js';
 
 interface Choice {
   key: string;
@@ -20,34 +21,6 @@ function findChoice(choices: readonly Choice[], wanted: string): Choice | undefi
     choices.find((c) => c.label.toLowerCase() === w) ??
     choices.find((c) => c.to.toLowerCase() === w)
   );
-}
-
-async function ask(input: HandlerInput, interviewer: Interviewer, question: Question): Promise<Answer> {
-  const { node, emit, signal } = input;
-  emit({ type: 'interview.started', nodeId: node.id, questionText: question.text, questionType: question.type });
-  const started = performance.now();
-  const answer = await interviewer.ask(question, { signal });
-  const durationMs = performance.now() - started;
-  if (answer.value === 'TIMEOUT' || (question.default && answer === question.default)) {
-    emit({ type: 'interview.timeout', nodeId: node.id, questionText: question.text, durationMs });
-  } else {
-    emit({ type: 'interview.completed', nodeId: node.id, questionText: question.text, answerValue: answer.value, durationMs });
-  }
-  return answer;
-}
-
-/** Records the exchange (event and interviews.jsonl) with the choice it led to, if any. */
-function record(input: HandlerInput, question: Question, answer: Answer, choice?: Choice): void {
-  input.emit({
-    type: 'human.interaction',
-    nodeId: input.node.id,
-    questionText: question.text,
-    questionType: question.type,
-    answerValue: answer.value,
-    answerText: answer.text ?? '',
-    selectedKey: choice?.key ?? answer.selectedOption?.key ?? '',
-    selectedLabel: choice?.label ?? answer.selectedOption?.label ?? '',
-  });
 }
 
 /**
@@ -71,8 +44,8 @@ export function createWaitHumanHandler(interviewer: Interviewer): Handler {
 
       if (node.attributes['human.input'] === 'freeform') {
         const question: Question = { text, type: 'FREEFORM', options: [], stage: node.id, metadata: {}, ...(timeoutMs ? { timeoutMs } : {}) };
-        const answer = await ask(input, interviewer, question);
-        record(input, question, answer);
+        const answer = await askHuman(input, interviewer, question);
+        recordInteraction(input, question, answer);
         if (answer.value === 'SKIPPED') return { status: 'fail', failureReason: `no answer for ${node.id} (input ended or no answers left)` };
         if (answer.value === 'TIMEOUT') return { status: 'retry', failureReason: `no answer for ${node.id} within ${node.attributes['human.timeout']}` };
         const to = (edges[0] as (typeof edges)[number]).to;
@@ -93,12 +66,12 @@ export function createWaitHumanHandler(interviewer: Interviewer): Handler {
         ...(timeoutMs ? { timeoutMs } : {}),
         ...(defaultChoice ? { default: { value: defaultChoice.key, selectedOption: { key: defaultChoice.key, label: defaultChoice.label } } } : {}),
       };
-      const asked = await ask(input, interviewer, question);
+      const asked = await askHuman(input, interviewer, question);
       // A TIMEOUT from any interviewer takes the default choice when there is one.
       const answer = asked.value === 'TIMEOUT' && question.default ? question.default : asked;
       const special = answer.value === 'SKIPPED' || answer.value === 'TIMEOUT';
       const choice = special ? undefined : (findChoice(choices, answer.selectedOption?.key ?? '') ?? findChoice(choices, answer.value) ?? findChoice(choices, answer.text ?? ''));
-      record(input, question, answer, choice);
+      recordInteraction(input, question, answer, choice);
       if (answer.value === 'SKIPPED') return { status: 'fail', failureReason: `no answer for human gate ${node.id} (input ended or no answers left)` };
       if (answer.value === 'TIMEOUT') {
         return { status: 'retry', failureReason: `no answer for human gate ${node.id} within ${node.attributes['human.timeout'] ?? 'the time allowed'}` };

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { AskOptions, Interviewer } from './interviewer.js';
+import { CONVERSATION_COMMANDS, isConversationQuestion } from './conversation-question.js';
 import { LineReader } from './line-reader.js';
 import { matchOption, timeoutAnswer, type Answer, type Question } from './question.js';
 
@@ -9,13 +10,25 @@ export interface ConsoleStreams {
   output?: Writable;
 }
 
+/** An agent message of an interactive node: who speaks, the message indented, the commands once. */
+function conversationPrompt(question: Question): string {
+  const turn = Number(question.metadata.turn ?? 1);
+  const body = question.text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
+  const hint = turn === 1 ? `  (reply to the agent, or ${CONVERSATION_COMMANDS.join(', ')})\n` : '';
+  return `\n[${question.stage}] agent, turn ${turn}:\n${body}\n${hint}`;
+}
+
 function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
 }
 
 /**
  * Asks on a terminal (spec §6.4): `[?] question`, options as `  [K] Label`,
- * `[Y/N]` for yes/no, `> ` for free text. An answer that matches nothing is
+ * `[Y/N]` for yes/no, `> ` for free text; an interactive node's agent message
+ * as `[node] agent, turn N:` with the message indented. An answer that matches nothing is
  * asked again; end of input answers SKIPPED; the question's timeout answers
  * its default (or TIMEOUT).
  */
@@ -34,7 +47,8 @@ export class ConsoleInterviewer implements Interviewer {
 
   async ask(question: Question, options: AskOptions = {}): Promise<Answer> {
     const deadline = question.timeoutMs === undefined ? undefined : Date.now() + question.timeoutMs;
-    this.write(`\n[?] ${question.text}\n`);
+    if (isConversationQuestion(question)) this.write(conversationPrompt(question));
+    else this.write(`\n[?] ${question.text}\n`);
     if (question.type === 'MULTIPLE_CHOICE') for (const o of question.options) this.write(`  [${o.key}] ${o.label}\n`);
     if (question.timeoutMs !== undefined) {
       const fallback = question.default ? `, then ${question.default.selectedOption?.label ?? question.default.value}` : '';

@@ -133,4 +133,8 @@ export class RecordedAnswersInterviewer implements Interviewer {
     if (!this.inner) throw new AnswerLater(question);
     return this.inner.ask(question, options);
   }
+
+  inform(message: string, stage: string): void {
+    this.inner?.inform?.(message, stage);
+  }
 }

@@ -1,13 +1,16 @@
 import type { AskOptions, Interviewer } from './interviewer.js';
+import { isConversationQuestion } from './conversation-question.js';
 import { matchOption, type Answer, type Question } from './question.js';
 
 /**
  * Answers without a human (spec §6.4): YES to yes/no and confirmations, the
- * first option of a choice, `auto-approved` to free text. For CI.
+ * first option of a choice, `auto-approved` to free text, and `/approve` to
+ * an interactive node's first agent message (ending the conversation). For CI.
  */
 export class AutoApproveInterviewer implements Interviewer {
   async ask(question: Question): Promise<Answer> {
     if (question.type === 'YES_NO' || question.type === 'CONFIRMATION') return { value: 'YES' };
+    if (isConversationQuestion(question)) return { value: '/approve', text: '/approve' };
     const first = question.options[0];
     if (question.type === 'MULTIPLE_CHOICE' && first) return { value: first.key, selectedOption: first };
     return { value: 'auto-approved', text: 'auto-approved' };

@@ -1,0 +1,131 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Handler, HandlerInput } from '../engine/handler.js';
+import type { Outcome } from '../engine/outcome.js';
+import { durationAttr } from '../graph/values.js';
+import type { Interviewer } from '../human/interviewer.js';
+import { conversationQuestion, parseConversationCommand } from '../human/conversation-question.js';
+import { askHuman, recordInteraction } from './ask-human.js';
+import { LAST_RESPONSE_LENGTH } from './codergen-handler.js';
+import { composePrompt } from './compose-prompt.js';
+import {
+  ConversationProgressSchema,
+  conversationMarkdown,
+  progressMessages,
+  type ConversationProgress,
+  type ConversationTurn,
+} from './conversation-progress.js';
+import type { Conversation, ConversationalBackend } from './conversational-backend.js';
+
+/** The transcript file of an interactive node, in its stage directory. */
+export const CONVERSATION_FILE = 'conversation.md';
+
+/** Sends a message and announces the reply (`turn`: the agent message's number). */
+async function reply(input: HandlerInput, conversation: Conversation, message: string, turn: number, replayed = false): Promise<string> {
+  const text = await conversation.send(message, { signal: input.signal });
+  input.emit({ type: 'conversation.reply', nodeId: input.node.id, turn, replayed });
+  return text;
+}
+
+/**
+ * Picks up a conversation saved before the process stopped: restores it into
+ * the backend without calling the model when the backend can, else sends the
+ * human messages again (and says so). Returns the agent message to show.
+ */
+async function resumeConversation(input: HandlerInput, interviewer: Interviewer, conversation: Conversation, saved: ConversationProgress): Promise<string> {
+  const { node, emit } = input;
+  const done = saved.turns.length;
+  const last = saved.turns.at(-1);
+  if (conversation.restore) {
+    const messages = progressMessages(saved);
+    // With no pending message the reply to the last human message never arrived: restore up to it, then ask for it.
+    await conversation.restore(saved.pending === null && last ? messages.slice(0, -1) : messages);
+    emit({ type: 'conversation.resumed', nodeId: node.id, turns: done, mode: 'restored' });
+    interviewer.inform?.(`resuming the conversation at turn ${done + 1}: ${done} earlier turn(s) restored without calling the model`, node.id);
+    if (saved.pending !== null) return saved.pending;
+    return last ? reply(input, conversation, last.human, done + 1) : reply(input, conversation, saved.prompt, 1);
+  }
+  emit({ type: 'conversation.resumed', nodeId: node.id, turns: done, mode: 'replayed' });
+  interviewer.inform?.(
+    `this backend cannot restore a conversation: resuming at turn ${done + 1} by sending the ${done + 1} earlier message(s) to the model again; its replies may differ from before`,
+    node.id,
+  );
+  let latest = await reply(input, conversation, saved.prompt, 1, done > 0 || saved.pending !== null);
+  for (const [i, turn] of saved.turns.entries()) latest = await reply(input, conversation, turn.human, i + 2, i + 1 < done || saved.pending !== null);
+  return latest;
+}
+
+/**
+ * The interactive LLM stage (`agent.mode="interactive"`): sends the composed
+ * prompt, shows each agent message to the human as a free-text question and
+ * sends the reply back, until the human answers `/done` or `/approve`
+ * (SUCCESS) or `/reject` (FAIL). Every agent message and every human reply is
+ * saved as the node's progress, so a resumed run continues the conversation
+ * at the turn it stopped at. Writes `prompt.md`, `conversation.md` (after
+ * every message) and `response.md` (the last agent message); the context gets
+ * `interactive.history` (the turns before the command, `{ agent, human }`),
+ * `interactive.command`, `last_stage` and `last_response`. `human.timeout`
+ * limits each wait for a reply (then the node asks for a retry, which
+ * continues the same conversation).
+ */
+export function createInteractiveHandler(backend: ConversationalBackend, interviewer: Interviewer): Handler {
+  return {
+    async execute(input) {
+      const { node, graph, stageDir, emit } = input;
+      let saved: ConversationProgress | undefined;
+      if (input.progress !== undefined) {
+        const parsed = ConversationProgressSchema.safeParse(input.progress);
+        if (!parsed.success) return { status: 'fail', failureReason: `the saved conversation of ${node.id} is unreadable (${parsed.error.issues[0]?.message ?? 'unexpected shape'})` };
+        saved = parsed.data;
+      }
+      const prompt = saved?.prompt ?? composePrompt(node, graph);
+      writeFileSync(join(stageDir, 'prompt.md'), prompt);
+      const turns: ConversationTurn[] = saved ? [...saved.turns] : [];
+      const transcript = (pending: string | null, ending?: string) => conversationMarkdown(node.id, prompt, turns, pending, ending);
+      const save = (pending: string | null) => {
+        input.saveProgress({ format: 'orchestra.conversation/1', prompt, turns, pending } satisfies ConversationProgress);
+        writeFileSync(join(stageDir, CONVERSATION_FILE), transcript(pending));
+      };
+      const timeoutMs = durationAttr(node, 'human.timeout');
+      const conversation = await backend.startConversation({ node, prompt, context: input.context, signal: input.signal });
+      try {
+        let pending = saved ? await resumeConversation(input, interviewer, conversation, saved) : await reply(input, conversation, prompt, 1);
+        for (;;) {
+          save(pending);
+          const turn = turns.length + 1;
+          const question = conversationQuestion(node.id, pending, turn, timeoutMs);
+          const answer = await askHuman(input, interviewer, question);
+          recordInteraction(input, question, answer);
+          if (answer.value === 'SKIPPED') {
+            // No human is there: say so in the context, so a route on `interactive.command=reject` from an earlier visit does not loop.
+            return { status: 'fail', failureReason: `no reply for ${node.id} at turn ${turn} (input ended or no answers left)`, contextUpdates: { 'interactive.command': '' } };
+          }
+          if (answer.value === 'TIMEOUT') return { status: 'retry', failureReason: `no reply for ${node.id} within ${node.attributes['human.timeout'] ?? 'the time allowed'}` };
+          const text = answer.text ?? answer.value;
+          const command = parseConversationCommand(text);
+          if (command) {
+            const notes = transcript(pending, text);
+            writeFileSync(join(stageDir, CONVERSATION_FILE), notes);
+            writeFileSync(join(stageDir, 'response.md'), pending);
+            emit({ type: 'conversation.ended', nodeId: node.id, turns: turns.length, command: command.command });
+            const contextUpdates = {
+              'interactive.history': turns,
+              'interactive.command': command.command.slice(1),
+              last_stage: node.id,
+              last_response: pending.slice(0, LAST_RESPONSE_LENGTH),
+            };
+            if (command.command !== '/reject') return { status: 'success', notes, contextUpdates } satisfies Outcome;
+            input.saveProgress(undefined); // a retry of a rejected conversation starts afresh
+            const reason = `rejected by the human at turn ${turn}${command.note ? `: ${command.note}` : ''}`;
+            return { status: 'fail', failureReason: reason, notes, contextUpdates } satisfies Outcome;
+          }
+          turns.push({ agent: pending, human: text });
+          save(null);
+          pending = await reply(input, conversation, text, turns.length + 1);
+        }
+      } finally {
+        await conversation.close?.();
+      }
+    },
+  };
+}
