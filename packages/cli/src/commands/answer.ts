@@ -18,7 +18,7 @@ export async function answerCommand(logsDir: string, text: string, options: { qu
       io.stderr(`orchestra: ${recorded}\n`);
       return ExitCode.usage;
     }
-    const shown = recorded.answer.selectedOption ? `[${recorded.answer.selectedOption.key}] ${recorded.answer.selectedOption.label}` : recorded.answer.value;
+    const shown = recorded.answer.selectedOption ? `[${recorded.answer.selectedOption.key}] ${recorded.answer.selectedOption.label}` : JSON.stringify(recorded.answer.value);
     io.stdout(`recorded ${shown} for ${recorded.id}; continue with: orchestra resume ${logsDir}\n`);
     return ExitCode.ok;
   });

@@ -9,6 +9,7 @@ import {
   RecordedAnswersInterviewer,
   defaultLogsRoot,
   readPendingQuestions,
+  isConversationQuestion,
   killRunningTools,
   type Interviewer,
   ValidationError,
@@ -120,8 +121,9 @@ async function execute(
     }
     if (result.status === 'parked') {
       const pending = readPendingQuestions(result.logsRoot)[0];
+      const what = pending && isConversationQuestion(pending.question) ? `a reply to ${pending.id} (turn ${String(pending.question.metadata.turn)} of its conversation; orchestra status shows the agent's message)` : pending ? `${pending.question.text} (${pending.id})` : '';
       io.stderr(
-        `orchestra: waiting for a human${pending ? `: ${pending.question.text} (${pending.id})` : ''}. Answer, then continue:\n  orchestra answer ${result.logsRoot} <answer>\n  orchestra resume ${result.logsRoot}${flags.simulate ? ' --simulate' : ''}${flags.park ? ' --park' : ''}\n`,
+        `orchestra: waiting for a human${what ? `: ${what}` : ''}. Answer, then continue:\n  orchestra answer ${result.logsRoot} <answer>\n  orchestra resume ${result.logsRoot}${flags.simulate ? ' --simulate' : ''}${flags.park ? ' --park' : ''}\n`,
       );
     }
     if (result.status === 'interrupted') {

@@ -1,5 +1,16 @@
 import { resolve } from 'node:path';
-import { readCheckpoint, readJournal, readManifest, readPendingQuestions } from '@orchestra/core';
+import { join } from 'node:path';
+import {
+  CONVERSATION_COMMANDS,
+  CONVERSATION_FILE,
+  ConversationProgressSchema,
+  isConversationQuestion,
+  readCheckpoint,
+  readJournal,
+  readManifest,
+  readPendingQuestions,
+  type Checkpoint,
+} from '@orchestra/core';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { reportingUsageErrors } from '../usage-errors.js';
@@ -19,12 +30,38 @@ export async function statusCommand(logsDir: string, io: CliIO): Promise<number>
     io.stdout(`  run directory: ${logsDir}\n  started: ${manifest.started_at}\n  nodes completed: ${completed.length}${completed.length ? ` (last: ${completed.at(-1)})` : ''}\n`);
     if (next) io.stdout(`  next node: ${next}\n`);
     if (checkpoint.failure_reason) io.stdout(`  reason: ${checkpoint.failure_reason}\n`);
+    for (const line of conversationLines(checkpoint, new Set(journal.map((e) => e.node)), logsDir)) io.stdout(`  ${line}\n`);
     const pendingQuestions = status === 'parked' ? readPendingQuestions(root) : [];
     for (const pending of pendingQuestions) {
-      io.stdout(`  waiting for an answer to ${pending.id}: ${pending.question.text}\n`);
-      for (const o of pending.question.options) io.stdout(`    [${o.key}] ${o.label}\n`);
+      const { question } = pending;
+      if (isConversationQuestion(question)) {
+        io.stdout(`  waiting for a reply to ${pending.id}, turn ${String(question.metadata.turn)} of its conversation; the agent said:\n`);
+        io.stdout(`${indent(question.text, '    ')}\n  reply with text for the agent, or ${CONVERSATION_COMMANDS.join(', ')}\n`);
+      } else {
+        io.stdout(`  waiting for an answer to ${pending.id}: ${question.text}\n`);
+      }
+      for (const o of question.options) io.stdout(`    [${o.key}] ${o.label}\n`);
       io.stdout(`  answer with: orchestra answer ${logsDir}${pendingQuestions.length > 1 ? ` --question ${pending.id}` : ''} <answer>\n`);
     }
     return ExitCode.ok;
   });
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => prefix + line)
+    .join('\n');
+}
+
+/** One line per conversation the checkpoint holds for a node that has not completed since. */
+function conversationLines(checkpoint: Checkpoint, completedSince: ReadonlySet<string>, logsDir: string): string[] {
+  const lines: string[] = [];
+  for (const [nodeId, progress] of Object.entries(checkpoint.node_progress)) {
+    const parsed = ConversationProgressSchema.safeParse(progress);
+    if (!parsed.success || completedSince.has(nodeId)) continue;
+    const turns = parsed.data.turns.length;
+    lines.push(`conversation in ${nodeId}: ${turns} human turn(s) so far; transcript: ${join(logsDir, nodeId, CONVERSATION_FILE)}`);
+  }
+  return lines;
 }

@@ -1,0 +1,145 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readCheckpoint } from '@orchestra/core';
+import { BIN, ROOT, orchestra, tempDir } from './cli-helpers.js';
+
+/** A running `orchestra` whose stdin the test writes to as prompts appear on stderr. */
+function converse(args: string[]) {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  return {
+    child,
+    done,
+    output: () => ({ stdout, stderr }),
+    /** Resolves once stderr contains `text` (fails the test after 15 s). */
+    async waitFor(text: string): Promise<void> {
+      const until = Date.now() + 15_000;
+      while (!stderr.includes(text)) {
+        if (Date.now() > until) throw new Error(`timed out waiting for ${JSON.stringify(text)}; stderr so far:\n${stderr}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+  };
+}
+
+/** Runs orchestra with all of `input` on stdin. */
+async function withInput(args: string[], input: string) {
+  const session = converse(args);
+  session.child.stdin.end(input);
+  const { code } = await session.done;
+  return { code, ...session.output() };
+}
+
+interface Event {
+  type: string;
+  turn?: number;
+  replayed?: boolean;
+  mode?: string;
+}
+
+function eventsIn(runDir: string): Event[] {
+  return readFileSync(join(runDir, 'events.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Event);
+}
+
+/** The agent message shown for `turn`, as the console printed it (the indented block after the header). */
+function agentMessage(stderr: string, turn: number): string {
+  const header = `[refine] agent, turn ${turn}:\n`;
+  const start = stderr.lastIndexOf(header);
+  expect(start, `turn ${turn} shown`).toBeGreaterThan(-1);
+  return stderr.slice(start + header.length).split('\n')[0] as string;
+}
+
+describe('interactive nodes from the CLI (black box)', () => {
+  it('killed after the second human turn, resume continues at turn three with the model called no extra time', async () => {
+    const dir = tempDir();
+    const whole = join(dir, 'whole');
+    const uninterrupted = await withInput(['run', 'fixtures/interactive.dot', '--simulate', '--logs-dir', whole], 'make it smaller\nand cheaper\n/done\n');
+    expect(uninterrupted.code).toBe(0);
+
+    const killed = join(dir, 'killed');
+    const session = converse(['run', 'fixtures/interactive.dot', '--simulate', '--logs-dir', killed]);
+    await session.waitFor('[refine] agent, turn 1:');
+    session.child.stdin.write('make it smaller\n');
+    await session.waitFor('[refine] agent, turn 2:');
+    session.child.stdin.write('and cheaper\n');
+    await session.waitFor('[refine] agent, turn 3:');
+    const shownBeforeKill = agentMessage(session.output().stderr, 3);
+    session.child.kill('SIGKILL');
+    expect((await session.done).signal).toBe('SIGKILL');
+    expect(readCheckpoint(killed).node_progress).toMatchObject({ refine: { turns: [{ human: 'make it smaller' }, { human: 'and cheaper' }] } });
+
+    const resumed = await withInput(['resume', killed, '--simulate'], '/done\n');
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain('resuming the conversation at turn 3: 2 earlier turn(s) restored without calling the model');
+    expect(resumed.stderr).not.toContain('agent, turn 1:');
+    expect(agentMessage(resumed.stderr, 3)).toBe(shownBeforeKill);
+    expect(resumed.stdout).toContain('human: refine, turn 3: "/done"');
+
+    // The model answered three times over both processes, as in the uninterrupted run, and nothing was replayed.
+    const replies = (runDir: string) => eventsIn(runDir).filter((e) => e.type === 'conversation.reply');
+    expect(replies(killed).map((e) => [e.turn, e.replayed])).toEqual(replies(whole).map((e) => [e.turn, e.replayed]));
+    expect(replies(killed)).toHaveLength(3);
+    expect(eventsIn(killed).filter((e) => e.type === 'conversation.resumed')).toEqual([expect.objectContaining({ mode: 'restored' })]);
+    expect(readFileSync(join(killed, 'refine', 'conversation.md'), 'utf8')).toBe(readFileSync(join(whole, 'refine', 'conversation.md'), 'utf8'));
+    expect(readCheckpoint(killed).completed_nodes).toEqual(readCheckpoint(whole).completed_nodes);
+    expect(readCheckpoint(killed).context).toEqual(readCheckpoint(whole).context);
+  }, 60_000);
+
+  it('/reject goes back to the draft; input ending mid-conversation fails the run with the hint, never a loop', async () => {
+    const r = await withInput(['run', 'fixtures/interactive.dot', '--simulate', '--logs-dir', join(tempDir(), 'r')], 'make it smaller\n/reject too big\n');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('failed: rejected by the human at turn 2: too big');
+    expect(r.stdout).toContain('refine failed: no reply for refine at turn 1 (input ended or no answers left)');
+    expect(r.stderr).toContain('answer gates with --auto-approve or --answers <file.json>');
+  }, 30_000);
+
+  it('--auto-approve ends each conversation with /approve; --answers scripts messages and commands', () => {
+    const dir = tempDir();
+    const auto = orchestra('run', 'fixtures/interactive.dot', '--simulate', '--auto-approve', '--quiet', '--logs-dir', join(dir, 'auto'));
+    expect(auto.code).toBe(0);
+    expect(auto.stdout).toContain('human: refine, turn 1: "/approve"');
+
+    writeFileSync(join(dir, 'answers.json'), JSON.stringify(['make it smaller', '/reject', { value: '/done', text: '/done' }]));
+    const scripted = orchestra('run', 'fixtures/interactive.dot', '--simulate', '--answers', join(dir, 'answers.json'), '--quiet', '--logs-dir', join(dir, 'scripted'));
+    expect(scripted.code).toBe(0);
+    expect(readCheckpoint(join(dir, 'scripted')).completed_nodes).toEqual(['start', 'draft', 'refine', 'draft', 'refine', 'publish', 'exit']);
+  });
+
+  it('a parked conversation is answered turn by turn from other processes and ends as an answered run', () => {
+    const dir = tempDir();
+    const parked = join(dir, 'parked');
+    expect(orchestra('run', 'fixtures/interactive.dot', '--simulate', '--park', '--quiet', '--logs-dir', parked).code).toBe(3);
+    const status = orchestra('status', parked);
+    expect(status.stdout).toContain('waiting for a reply to refine, turn 1 of its conversation; the agent said:\n    [Simulated] Reply 1 for stage: refine');
+    expect(status.stdout).toContain('reply with text for the agent, or /done, /approve, /reject');
+
+    expect(orchestra('answer', parked, 'make it smaller').code).toBe(0);
+    expect(orchestra('resume', parked, '--simulate', '--park', '--quiet').code).toBe(3);
+    const second = orchestra('status', parked);
+    expect(second.stdout).toContain('conversation in refine: 1 human turn(s) so far');
+    expect(second.stdout).toContain('turn 2 of its conversation');
+
+    expect(orchestra('answer', parked, '/done').code).toBe(0);
+    expect(orchestra('resume', parked, '--simulate', '--park', '--quiet').code).toBe(0);
+
+    const answered = join(dir, 'answered');
+    expect((orchestra('run', 'fixtures/interactive.dot', '--simulate', '--answers', writeAnswers(dir, ['make it smaller', '/done']), '--quiet', '--logs-dir', answered)).code).toBe(0);
+    expect(readCheckpoint(parked).context).toEqual(readCheckpoint(answered).context);
+    expect(readFileSync(join(parked, 'refine', 'conversation.md'), 'utf8')).toBe(readFileSync(join(answered, 'refine', 'conversation.md'), 'utf8'));
+  }, 30_000);
+});
+
+function writeAnswers(dir: string, answers: string[]): string {
+  const file = join(dir, 'answers.json');
+  writeFileSync(file, JSON.stringify(answers));
+  return file;
+}
