@@ -10,15 +10,15 @@ export interface ConsoleStreams {
   output?: Writable;
 }
 
-/** An agent message of an interactive node: who speaks, the message indented, the commands once. */
-function conversationPrompt(question: Question): string {
+/** An agent message of an interactive node: who speaks, the message indented, and (with `hint`) the commands. */
+function conversationPrompt(question: Question, hint: boolean): string {
   const turn = Number(question.metadata.turn ?? 1);
   const body = question.text
     .split('\n')
     .map((line) => `  ${line}`)
     .join('\n');
-  const hint = turn === 1 ? `  (reply to the agent, or ${CONVERSATION_COMMANDS.join(', ')})\n` : '';
-  return `\n[${question.stage}] agent, turn ${turn}:\n${body}\n${hint}`;
+  const commands = hint ? `  (reply to the agent, or ${CONVERSATION_COMMANDS.join(', ')})\n` : '';
+  return `\n[${question.stage}] agent, turn ${turn}:\n${body}\n${commands}`;
 }
 
 function seconds(ms: number): string {
@@ -35,6 +35,8 @@ function seconds(ms: number): string {
 export class ConsoleInterviewer implements Interviewer {
   private readonly reader: LineReader;
   private readonly output: Writable;
+  /** Nodes whose conversation commands were already shown in this process. */
+  private readonly hinted = new Set<string>();
 
   constructor(streams: ConsoleStreams = {}) {
     this.reader = new LineReader(streams.input ?? process.stdin);
@@ -47,7 +49,11 @@ export class ConsoleInterviewer implements Interviewer {
 
   async ask(question: Question, options: AskOptions = {}): Promise<Answer> {
     const deadline = question.timeoutMs === undefined ? undefined : Date.now() + question.timeoutMs;
-    if (isConversationQuestion(question)) this.write(conversationPrompt(question));
+    if (isConversationQuestion(question)) {
+      // The commands are shown at a conversation's first turn, and at the first turn this process shows (a resumed run).
+      this.write(conversationPrompt(question, question.metadata.turn === 1 || !this.hinted.has(question.stage)));
+      this.hinted.add(question.stage);
+    }
     else this.write(`\n[?] ${question.text}\n`);
     if (question.type === 'MULTIPLE_CHOICE') for (const o of question.options) this.write(`  [${o.key}] ${o.label}\n`);
     if (question.timeoutMs !== undefined) {

@@ -7,6 +7,9 @@ import {
   QueueInterviewer,
   QuestionSchema,
   RecordingInterviewer,
+  conversationQuestion,
+  isConversationQuestion,
+  parseConversationCommand,
   type Question,
   type QuestionInput,
 } from '../../src/index.js';
@@ -104,5 +107,43 @@ describe('ConsoleInterviewer (streams injected)', () => {
     const c = consoleWith(['a', 'f']);
     expect((await c.interviewer.ask(q())).value).toBe('A');
     expect((await c.interviewer.ask(q())).value).toBe('F');
+  });
+});
+
+describe('conversation questions (interactive nodes)', () => {
+  it('parseConversationCommand: the three commands, any case, with an optional note; anything else is a message', () => {
+    expect(parseConversationCommand('/done')).toEqual({ command: '/done', note: '' });
+    expect(parseConversationCommand('  /APPROVE  ')).toEqual({ command: '/approve', note: '' });
+    expect(parseConversationCommand('/reject too vague\nstart over')).toEqual({ command: '/reject', note: 'too vague\nstart over' });
+    for (const message of ['/doneish', '/re-ject', 'done', 'please /done', '/help', '']) expect(parseConversationCommand(message)).toBeUndefined();
+  });
+
+  it('conversationQuestion is a FREEFORM question that carries its turn and the commands', () => {
+    const question = conversationQuestion('refine', 'Hello', 2, 1000);
+    expect(question).toEqual({
+      text: 'Hello',
+      type: 'FREEFORM',
+      options: [],
+      stage: 'refine',
+      timeoutMs: 1000,
+      metadata: { kind: 'conversation', turn: 2, commands: ['/done', '/approve', '/reject'] },
+    });
+    expect(isConversationQuestion(question)).toBe(true);
+    expect(isConversationQuestion(q({ type: 'FREEFORM', options: [] }))).toBe(false);
+  });
+
+  it('AutoApprove answers /approve to an agent message, not "auto-approved"', async () => {
+    expect(await new AutoApproveInterviewer().ask(conversationQuestion('refine', 'Hi', 1))).toEqual({ value: '/approve', text: '/approve' });
+  });
+
+  it('Console shows who speaks and the turn, indents the message, and lists the commands at the first turn it shows', async () => {
+    const c = consoleWith(['shorter', '/done']);
+    expect(await c.interviewer.ask(conversationQuestion('refine', 'Line one\nLine two', 1))).toEqual({ value: 'shorter', text: 'shorter' });
+    expect(await c.interviewer.ask(conversationQuestion('refine', 'Better?', 2))).toEqual({ value: '/done', text: '/done' });
+    expect(c.printed()).toBe('\n[refine] agent, turn 1:\n  Line one\n  Line two\n  (reply to the agent, or /done, /approve, /reject)\n> \n[refine] agent, turn 2:\n  Better?\n> ');
+
+    const resumed = consoleWith(['/done']);
+    await resumed.interviewer.ask(conversationQuestion('refine', 'Where we were', 3));
+    expect(resumed.printed()).toContain('(reply to the agent, or /done, /approve, /reject)');
   });
 });
