@@ -39,7 +39,7 @@ export type RunEvent =
     })
   /** The agent of an interactive node replied (`turn` counts agent messages from 1); `replayed` for a reply re-obtained while resuming. */
   | (Base & { type: 'conversation.reply'; nodeId: string; turn: number; replayed: boolean })
-  /** An interactive node picked up a conversation saved before the process stopped: `restored` without calling the model, `replayed` by sending the human messages again. */
+  /** An interactive node picked up a conversation it had saved (a resumed run, or a retry of the node): `restored` without calling the model, `replayed` by sending the human messages again. */
   | (Base & { type: 'conversation.resumed'; nodeId: string; turns: number; mode: 'restored' | 'replayed' })
   /** An interactive node's conversation ended with a command. */
   | (Base & { type: 'conversation.ended'; nodeId: string; turns: number; command: string })

@@ -133,7 +133,8 @@ async function attemptOnce(node: GraphNode, options: ExecuteNodeOptions, attempt
 
 /**
  * Executes a node with its retry policy (spec §3.5): RETRY and FAIL outcomes
- * and transient errors are retried while attempts remain, with backoff; a
+ * (unless marked `retryable: false`) and transient errors are retried while
+ * attempts remain, with backoff; a
  * non-transient error is a FAIL at once; when retries run out, RETRY becomes
  * PARTIAL_SUCCESS with `allow_partial=true`, else FAIL. Throws
  * {@link Interrupted} when the run's signal aborts.
@@ -148,7 +149,7 @@ export async function executeNode(node: GraphNode, options: ExecuteNodeOptions):
     let retryable: boolean;
     try {
       outcome = await attemptOnce(node, options, attempt);
-      retryable = !isSuccess(outcome.status) && outcome.status !== 'skipped';
+      retryable = !isSuccess(outcome.status) && outcome.status !== 'skipped' && outcome.retryable !== false;
     } catch (error) {
       if (options.signal.aborted) throw new Interrupted();
       if (error instanceof AnswerLater) throw error; // the run parks; the node has not run

@@ -27,6 +27,13 @@ export interface Outcome {
    * continues at its fan-in node. An orchestra extension; not in status files.
    */
   nextNode?: string;
+  /**
+   * `false`: retrying cannot change this FAIL or RETRY (a human rejected the
+   * work, or there is no human to answer), so the engine does not retry it
+   * even with `max_retries` and routes the failure at once. An orchestra
+   * extension; not in status files.
+   */
+  retryable?: boolean;
 }
 
 /** True for `success` and `partial_success`. */
@@ -83,4 +90,5 @@ export const OutcomeSchema: z.ZodType<Outcome> = z.object({
   notes: z.string().optional(),
   failureReason: z.string().optional(),
   nextNode: z.string().optional(),
+  retryable: z.boolean().optional(),
 });

@@ -3,44 +3,48 @@ import type { JsonValue } from './outcome.js';
 
 /** Thrown when a context value is not plain JSON data. Code `ORCH_CONTEXT_VALUE`. */
 export class ContextValueError extends OrchestraError {
-  constructor(key: string, reason: string) {
-    super('ORCH_CONTEXT_VALUE', `context value for ${JSON.stringify(key)} ${reason}; context values must be JSON data (strings, numbers, booleans, null, arrays, plain objects)`);
+  /** `subject` names what was refused (default: the context value for `key`). */
+  constructor(key: string, reason: string, subject = `context value for ${JSON.stringify(key)}`) {
+    super('ORCH_CONTEXT_VALUE', `${subject} ${reason}; it must be JSON data (strings, numbers, booleans, null, arrays, plain objects)`);
     this.name = 'ContextValueError';
   }
 }
 
-/** A deep copy of `value` as JSON data; throws {@link ContextValueError} (naming `key`) for anything else. */
-export function toJsonValue(key: string, value: unknown): JsonValue {
-  return toJson(key, value, new Set());
+/**
+ * A deep copy of `value` as JSON data; throws {@link ContextValueError} for
+ * anything else, naming `subject` (default: the context value for `key`).
+ */
+export function toJsonValue(key: string, value: unknown, subject?: string): JsonValue {
+  return toJson(key, value, new Set(), subject);
 }
 
 /** Deep-copies a value, refusing anything that is not JSON data. */
-function toJson(key: string, value: unknown, seen: Set<object>): JsonValue {
+function toJson(key: string, value: unknown, seen: Set<object>, subject?: string): JsonValue {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new ContextValueError(key, `is ${value}, which JSON cannot hold`);
+    if (!Number.isFinite(value)) throw new ContextValueError(key, `is ${value}, which JSON cannot hold`, subject);
     return value;
   }
   if (typeof value === 'object') {
-    if (seen.has(value)) throw new ContextValueError(key, 'contains a cycle');
+    if (seen.has(value)) throw new ContextValueError(key, 'contains a cycle', subject);
     seen.add(value);
     try {
-      if (Array.isArray(value)) return value.map((v) => toJson(key, v, seen));
+      if (Array.isArray(value)) return value.map((v) => toJson(key, v, seen, subject));
       const proto = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) {
-        throw new ContextValueError(key, `is an instance of ${(value as object).constructor?.name ?? 'a class'}`);
+        throw new ContextValueError(key, `is an instance of ${(value as object).constructor?.name ?? 'a class'}`, subject);
       }
       const out: Record<string, JsonValue> = {};
       for (const [k, v] of Object.entries(value)) {
         if (v === undefined) continue;
-        out[k] = toJson(key, v, seen);
+        out[k] = toJson(key, v, seen, subject);
       }
       return out;
     } finally {
       seen.delete(value);
     }
   }
-  throw new ContextValueError(key, `is a ${typeof value}`);
+  throw new ContextValueError(key, `is a ${typeof value}`, subject);
 }
 
 /**

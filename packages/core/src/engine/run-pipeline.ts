@@ -313,7 +313,7 @@ function progressStore(session: Session): ProgressStore {
     get: (nodeId) => (nodeId in state.nodeProgress ? structuredClone(state.nodeProgress[nodeId]) : undefined),
     save: (nodeId, data) => {
       if (data === undefined) delete state.nodeProgress[nodeId];
-      else state.nodeProgress[nodeId] = toJsonValue(`progress of ${nodeId}`, data);
+      else state.nodeProgress[nodeId] = toJsonValue(nodeId, data, `the progress saved by node ${JSON.stringify(nodeId)}`);
       session.recorder.checkpoint(state, session.context, true);
       session.events.emit({ type: 'checkpoint.saved', nodeId, completedNodes: state.completedNodes.length, file: true });
     },

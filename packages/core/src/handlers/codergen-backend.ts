@@ -12,8 +12,8 @@ export interface CodergenRequest {
 
 /**
  * Runs one LLM stage (spec §4.5): returns the response text, or a full
- * outcome when the backend decides the routing itself. `@orchestra/llm`
- * provides LangChain-backed implementations; core ships the simulation.
+ * outcome when the backend decides the routing itself. The coming `@orchestra/llm`
+ * will provide LangChain-backed implementations; core ships the simulation.
  */
 export interface CodergenBackend {
   run(request: CodergenRequest): Promise<string | Outcome>;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Handler } from '../engine/handler.js';
 import type { Outcome } from '../engine/outcome.js';
 import type { CodergenBackend } from './codergen-backend.js';
+import { isInteractiveNode } from './codergen-dispatcher.js';
 import { composePrompt } from './compose-prompt.js';
 
 /** How much of a response goes into the context as `last_response`. */
@@ -12,6 +13,8 @@ export const LAST_RESPONSE_LENGTH = 200;
  * The LLM stage handler (spec §4.5): composes the prompt, writes `prompt.md`,
  * calls the backend, writes `response.md`, and succeeds with `last_stage` and
  * `last_response` in the context (unless the backend returned an outcome).
+ * Refuses interactive nodes (`agent.mode="interactive"`): those need
+ * `createLlmHandler` and a conversational backend.
  */
 export function createCodergenHandler(backend: CodergenBackend): Handler {
   return {
@@ -28,6 +31,10 @@ export function createCodergenHandler(backend: CodergenBackend): Handler {
         contextUpdates: { last_stage: node.id, last_response: result.slice(0, LAST_RESPONSE_LENGTH) },
       };
       return outcome;
+    },
+    cannotRun(node) {
+      if (!isInteractiveNode(node)) return undefined;
+      return `node ${node.id} is interactive (agent.mode="interactive") but its codergen handler runs single-shot stages only; register createLlmHandler(backend, interviewer) with a backend that can hold conversations`;
     },
   };
 }

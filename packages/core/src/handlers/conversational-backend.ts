@@ -39,7 +39,7 @@ export interface Conversation {
 /**
  * Holds multi-turn conversations for interactive nodes: the counterpart of
  * {@link CodergenBackend}'s single-shot `run`. A backend may implement both.
- * `@orchestra/llm` provides LangChain-backed implementations; core ships the
+ * The coming `@orchestra/llm` will provide LangChain-backed implementations; core ships the
  * simulation.
  */
 export interface ConversationalBackend {

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Handler, HandlerInput } from '../engine/handler.js';
 import type { Outcome } from '../engine/outcome.js';
@@ -80,6 +80,7 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
       }
       const prompt = saved?.prompt ?? composePrompt(node, graph);
       writeFileSync(join(stageDir, 'prompt.md'), prompt);
+      if (!saved) rmSync(join(stageDir, 'response.md'), { force: true }); // an earlier visit's, in a reused stage directory
       const turns: ConversationTurn[] = saved ? [...saved.turns] : [];
       const transcript = (pending: string | null, ending?: string) => conversationMarkdown(node.id, prompt, turns, pending, ending);
       const save = (pending: string | null) => {
@@ -97,8 +98,14 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
           const answer = await askHuman(input, interviewer, question);
           recordInteraction(input, question, answer);
           if (answer.value === 'SKIPPED') {
-            // No human is there: say so in the context, so a route on `interactive.command=reject` from an earlier visit does not loop.
-            return { status: 'fail', failureReason: `no reply for ${node.id} at turn ${turn} (input ended or no answers left)`, contextUpdates: { 'interactive.command': '' } };
+            // No human is there: a retry cannot help, and the context must not keep an earlier visit's
+            // `interactive.command=reject`, or a route on it would loop.
+            return {
+              status: 'fail',
+              failureReason: `no reply for ${node.id} at turn ${turn} (input ended or no answers left)`,
+              contextUpdates: { 'interactive.history': turns, 'interactive.command': '' },
+              retryable: false,
+            };
           }
           if (answer.value === 'TIMEOUT') return { status: 'retry', failureReason: `no reply for ${node.id} within ${node.attributes['human.timeout'] ?? 'the time allowed'}` };
           const text = answer.text ?? answer.value;
@@ -117,7 +124,8 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
             if (command.command !== '/reject') return { status: 'success', notes, contextUpdates } satisfies Outcome;
             input.saveProgress(undefined); // a retry of a rejected conversation starts afresh
             const reason = `rejected by the human at turn ${turn}${command.note ? `: ${command.note}` : ''}`;
-            return { status: 'fail', failureReason: reason, notes, contextUpdates } satisfies Outcome;
+            // A human decision: routed at once, never retried in place.
+            return { status: 'fail', failureReason: reason, notes, contextUpdates, retryable: false } satisfies Outcome;
           }
           turns.push({ agent: pending, human: text });
           save(null);

@@ -46,7 +46,7 @@ export function createWaitHumanHandler(interviewer: Interviewer): Handler {
         const question: Question = { text, type: 'FREEFORM', options: [], stage: node.id, metadata: {}, ...(timeoutMs ? { timeoutMs } : {}) };
         const answer = await askHuman(input, interviewer, question);
         recordInteraction(input, question, answer);
-        if (answer.value === 'SKIPPED') return { status: 'fail', failureReason: `no answer for ${node.id} (input ended or no answers left)` };
+        if (answer.value === 'SKIPPED') return { status: 'fail', failureReason: `no answer for ${node.id} (input ended or no answers left)`, retryable: false };
         if (answer.value === 'TIMEOUT') return { status: 'retry', failureReason: `no answer for ${node.id} within ${node.attributes['human.timeout']}` };
         const to = (edges[0] as (typeof edges)[number]).to;
         return { status: 'success', contextUpdates: { 'human.gate.text': answer.text ?? answer.value }, suggestedNextIds: [to], notes: `answered ${node.id}` };
@@ -72,7 +72,7 @@ export function createWaitHumanHandler(interviewer: Interviewer): Handler {
       const special = answer.value === 'SKIPPED' || answer.value === 'TIMEOUT';
       const choice = special ? undefined : (findChoice(choices, answer.selectedOption?.key ?? '') ?? findChoice(choices, answer.value) ?? findChoice(choices, answer.text ?? ''));
       recordInteraction(input, question, answer, choice);
-      if (answer.value === 'SKIPPED') return { status: 'fail', failureReason: `no answer for human gate ${node.id} (input ended or no answers left)` };
+      if (answer.value === 'SKIPPED') return { status: 'fail', failureReason: `no answer for human gate ${node.id} (input ended or no answers left)`, retryable: false };
       if (answer.value === 'TIMEOUT') {
         return { status: 'retry', failureReason: `no answer for human gate ${node.id} within ${node.attributes['human.timeout'] ?? 'the time allowed'}` };
       }

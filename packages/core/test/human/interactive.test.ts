@@ -9,6 +9,7 @@ import {
   QueueInterviewer,
   RecordedAnswersInterviewer,
   RecordingInterviewer,
+  createCodergenHandler,
   createDefaultRegistry,
   readPendingQuestions,
   recordAnswer,
@@ -337,5 +338,33 @@ describe('resuming a conversation (each human turn is a checkpoint boundary)', (
     expect(third.status).toBe('success');
     expect(third.context['interactive.history']).toEqual([{ agent: FIRST, human: 'make it blue' }]);
     expect(backend.sends).toEqual(['Discuss the plan for: a shed', 'make it blue']);
+  });
+});
+
+describe('interactive nodes and retries', () => {
+  it('/reject and a missing reply are routed at once, never retried in place, even with max_retries', async () => {
+    const source = CHAT.replace('agent.mode="interactive"', 'agent.mode="interactive", max_retries=3');
+    const rejected = await run(source, { registry: registry(new QueueInterviewer(['/reject', '/done'])) });
+    expect(rejected.result.completedNodes).toEqual(['start', 'draft', 'refine', 'draft', 'refine', 'publish', 'exit']);
+    expect(eventsOf(rejected.events, 'stage.retrying')).toEqual([]);
+
+    const unanswered = await run(source, { registry: registry(new QueueInterviewer(['hello'])) });
+    expect(unanswered.result.status).toBe('fail');
+    expect(eventsOf(unanswered.events, 'stage.retrying')).toEqual([]);
+    expect(unanswered.result.context['interactive.history']).toEqual([{ agent: FIRST, human: 'hello' }]);
+  });
+
+  it('a revisit that ends without a command leaves no response.md of the earlier visit', async () => {
+    const { logsRoot } = await run(CHAT, { registry: registry(new QueueInterviewer(['/reject'])) });
+    expect(existsSync(join(logsRoot, 'refine', 'response.md'))).toBe(false);
+    expect(readFileSync(join(logsRoot, 'refine', CONVERSATION_FILE), 'utf8')).toContain('## Agent (turn 1)');
+  });
+
+  it('a registry with the single-shot codergen handler refuses an interactive node instead of running it single-shot', async () => {
+    const reg = createDefaultRegistry({ interviewer: new AutoApproveInterviewer() }).register('codergen', createCodergenHandler(simulationBackend));
+    await expect(run(CHAT, { registry: reg })).rejects.toMatchObject({
+      code: 'ORCH_NO_BACKEND',
+      message: expect.stringContaining('node refine is interactive (agent.mode="interactive") but its codergen handler runs single-shot stages only'),
+    });
   });
 });

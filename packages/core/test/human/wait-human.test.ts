@@ -60,9 +60,14 @@ describe('wait.human handler (seed: Wait.Human Handler Tests, spec §4.6)', () =
     expect(retried.result.failureReason).toMatch(/no answer for human gate gate within 1s/);
   });
 
-  it('fails when the human gives no answer (SKIPPED)', async () => {
+  it('fails when the human gives no answer (SKIPPED), at once: asking again cannot help, whatever max_retries says', async () => {
     const { result } = await run(GATE, { registry: registry(new QueueInterviewer([])) });
     expect(result.failureReason).toBe('gate failed: no answer for human gate gate (input ended or no answers left)');
+    const rec = new RecordingInterviewer(new QueueInterviewer([]));
+    const retrying = await run(GATE.replace('label="Review Changes"]', 'label="Review Changes", max_retries=2]'), { registry: registry(rec) });
+    expect(retrying.result.status).toBe('fail');
+    expect(rec.recordings).toHaveLength(1);
+    expect(eventsOf(retrying.events, 'stage.retrying')).toEqual([]);
   });
 
   it('asks free text with human.input="freeform" and stores it in human.gate.text', async () => {
