@@ -102,6 +102,22 @@ describe('interactive nodes from the CLI (black box)', () => {
     expect(r.stderr).toContain('answer gates with --auto-approve or --answers <file.json>');
   }, 30_000);
 
+  it('human.timeout: an unanswered turn is asked again on retry without a resume notice, then the node fails', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'chat-timeout.dot');
+    writeFileSync(file, 'digraph T { start [shape=Mdiamond]; exit [shape=Msquare]\n talk [agent.mode="interactive", prompt="Say hello", human.timeout="1s", max_retries=1]\n start -> talk -> exit }\n');
+    const session = converse(['run', file, '--simulate', '--logs-dir', join(dir, 'r')]); // stdin stays open: only the timeout ends each wait
+    const { code } = await session.done;
+    session.child.stdin.destroy();
+    const { stdout, stderr } = session.output();
+    expect(code).toBe(1);
+    expect(stderr.match(/\[talk\] agent, turn 1:/g)).toHaveLength(2);
+    expect(stderr).toContain('(waiting up to 1s)');
+    expect(stderr).not.toContain('resuming the conversation');
+    expect(stdout).toContain('failed, will retry: no reply for talk within 1s');
+    expect(stdout).toContain('human: talk, turn 1: no answer in time');
+  }, 30_000);
+
   it('--auto-approve ends each conversation with /approve; --answers scripts messages and commands', () => {
     const dir = tempDir();
     const auto = orchestra('run', 'fixtures/interactive.dot', '--simulate', '--auto-approve', '--quiet', '--logs-dir', join(dir, 'auto'));

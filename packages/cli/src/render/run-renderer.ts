@@ -40,7 +40,8 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
 
   const onEvent = (event: RunEvent): void => {
     if (event.type === 'human.interaction') {
-      const answer = event.answerValue === 'SKIPPED' ? 'no answer' : event.selectedKey ? `[${event.selectedKey}] ${event.selectedLabel}` : JSON.stringify(event.answerText || event.answerValue);
+      const answer =
+        event.answerValue === 'SKIPPED' ? 'no answer' : event.answerValue === 'TIMEOUT' ? 'no answer in time' : event.selectedKey ? `[${event.selectedKey}] ${event.selectedLabel}` : JSON.stringify(event.answerText || event.answerValue);
       // A conversation's reply is listed by turn: the question is the agent's whole message.
       decisions.push(event.turn === undefined ? `${event.nodeId}: ${event.questionText} → ${answer}` : `${event.nodeId}, turn ${event.turn}: ${answer}`);
       if (event.answerValue === 'SKIPPED') unanswered++;

@@ -41,7 +41,11 @@ async function resumeConversation(input: HandlerInput, interviewer: Interviewer,
     // With no pending message the reply to the last human message never arrived: restore up to it, then ask for it.
     await conversation.restore(saved.pending === null && last ? messages.slice(0, -1) : messages);
     emit({ type: 'conversation.resumed', nodeId: node.id, turns: done, mode: 'restored' });
-    interviewer.inform?.(`resuming the conversation at turn ${done + 1}: ${done} earlier turn(s) restored without calling the model`, node.id);
+    // A retry in this process continues quietly (the run already said it retries); a resumed run says where it picks up.
+    if (input.attempt === 1) {
+      const restored = done > 0 ? `: ${done} earlier turn(s) restored without calling the model` : ', without calling the model';
+      interviewer.inform?.(`resuming the conversation at turn ${done + 1}${restored}`, node.id);
+    }
     if (saved.pending !== null) return saved.pending;
     return last ? reply(input, conversation, last.human, done + 1) : reply(input, conversation, saved.prompt, 1);
   }
