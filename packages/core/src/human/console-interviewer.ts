@@ -17,7 +17,7 @@ function conversationPrompt(question: Question, hint: boolean): string {
     .split('\n')
     .map((line) => `  ${line}`)
     .join('\n');
-  const commands = hint ? `  (reply to the agent, or ${CONVERSATION_COMMANDS.join(', ')})\n` : '';
+  const commands = hint ? `  (reply to the agent, or ${CONVERSATION_COMMANDS.join(', ')}; end a line with \\ to go on to the next)\n` : '';
   return `\n[${question.stage}] agent, turn ${turn}:\n${body}\n${commands}`;
 }
 
@@ -28,9 +28,10 @@ function seconds(ms: number): string {
 /**
  * Asks on a terminal (spec §6.4): `[?] question`, options as `  [K] Label`,
  * `[Y/N]` for yes/no, `> ` for free text; an interactive node's agent message
- * as `[node] agent, turn N:` with the message indented. An answer that matches nothing is
- * asked again; end of input answers SKIPPED; the question's timeout answers
- * its default (or TIMEOUT).
+ * as `[node] agent, turn N:` with the message indented; a reply to it may span
+ * lines (each but the last ending with `\`), and an empty one is not sent. An
+ * answer that matches nothing is asked again; end of input answers SKIPPED;
+ * the question's timeout answers its default (or TIMEOUT).
  */
 export class ConsoleInterviewer implements Interviewer {
   private readonly reader: LineReader;
@@ -61,8 +62,10 @@ export class ConsoleInterviewer implements Interviewer {
       this.write(`  (waiting up to ${seconds(question.timeoutMs)}${fallback})\n`);
     }
     const prompt = question.type === 'MULTIPLE_CHOICE' ? 'Select: ' : question.type === 'FREEFORM' ? '> ' : '[Y/N]: ';
+    const conversation = isConversationQuestion(question);
+    let continued: string[] = []; // lines of a conversation reply ended with `\`
     for (;;) {
-      this.write(prompt);
+      this.write(continued.length > 0 ? '. ' : prompt);
       const remaining = deadline === undefined ? undefined : Math.max(0, deadline - Date.now());
       const read = await this.reader.next(remaining, options.signal);
       if (read.kind === 'timeout') {
@@ -72,9 +75,20 @@ export class ConsoleInterviewer implements Interviewer {
       }
       if (read.kind === 'eof') {
         this.write('\n');
+        if (continued.length > 0) return { value: continued.join('\n'), text: continued.join('\n') };
         return { value: 'SKIPPED' };
       }
       const line = read.line.trim();
+      if (question.type === 'FREEFORM' && conversation) {
+        if (read.line.endsWith('\\')) {
+          continued.push(read.line.slice(0, -1));
+          continue;
+        }
+        const text = [...continued, read.line].join('\n');
+        continued = [];
+        if (text.trim() === '') continue; // nothing to send to the agent
+        return { value: text, text };
+      }
       if (question.type === 'FREEFORM') return { value: read.line, text: read.line };
       if (question.type === 'MULTIPLE_CHOICE') {
         const option = matchOption(line, question.options);

@@ -140,10 +140,21 @@ describe('conversation questions (interactive nodes)', () => {
     const c = consoleWith(['shorter', '/done']);
     expect(await c.interviewer.ask(conversationQuestion('refine', 'Line one\nLine two', 1))).toEqual({ value: 'shorter', text: 'shorter' });
     expect(await c.interviewer.ask(conversationQuestion('refine', 'Better?', 2))).toEqual({ value: '/done', text: '/done' });
-    expect(c.printed()).toBe('\n[refine] agent, turn 1:\n  Line one\n  Line two\n  (reply to the agent, or /done, /approve, /reject)\n> \n[refine] agent, turn 2:\n  Better?\n> ');
+    expect(c.printed()).toBe('\n[refine] agent, turn 1:\n  Line one\n  Line two\n  (reply to the agent, or /done, /approve, /reject; end a line with \\ to go on to the next)\n> \n[refine] agent, turn 2:\n  Better?\n> ');
 
     const resumed = consoleWith(['/done']);
     await resumed.interviewer.ask(conversationQuestion('refine', 'Where we were', 3));
-    expect(resumed.printed()).toContain('(reply to the agent, or /done, /approve, /reject)');
+    expect(resumed.printed()).toContain('(reply to the agent, or /done, /approve, /reject; end a line with \\ to go on to the next)');
+  });
+
+  it('Console: a reply may span lines ending with \\; an empty reply is not sent; a free-text gate keeps taking lines as they are', async () => {
+    const c = consoleWith(['', '   ', 'First line\\', '  second line\\', 'third', 'plain']);
+    expect(await c.interviewer.ask(conversationQuestion('refine', 'Hi', 1))).toEqual({ value: 'First line\n  second line\nthird', text: 'First line\n  second line\nthird' });
+    expect(c.printed()).toContain('> > > . . ');
+    expect(await c.interviewer.ask(q({ type: 'FREEFORM', options: [] }))).toEqual({ value: 'plain', text: 'plain' });
+    const gate = consoleWith(['ends with \\']);
+    expect(await gate.interviewer.ask(q({ type: 'FREEFORM', options: [] }))).toEqual({ value: 'ends with \\', text: 'ends with \\' });
+    const cut = consoleWith(['unfinished\\']);
+    expect(await cut.interviewer.ask(conversationQuestion('refine', 'Hi', 1))).toEqual({ value: 'unfinished', text: 'unfinished' });
   });
 });
