@@ -28,7 +28,8 @@ async function reply(input: HandlerInput, conversation: Conversation, message: s
 }
 
 /**
- * Picks up a conversation saved before the process stopped: restores it into
+ * Picks up a conversation the node saved earlier (in a process that stopped,
+ * or in an attempt that asked for a retry): restores it into
  * the backend without calling the model when the backend can, else sends the
  * human messages again (and says so). Returns the agent message to show.
  */
@@ -126,7 +127,6 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
               last_response: pending.slice(0, LAST_RESPONSE_LENGTH),
             };
             if (command.command !== '/reject') return { status: 'success', notes, contextUpdates } satisfies Outcome;
-            input.saveProgress(undefined); // a retry of a rejected conversation starts afresh
             const reason = `rejected by the human at turn ${turn}${command.note ? `: ${command.note}` : ''}`;
             // A human decision: routed at once, never retried in place.
             return { status: 'fail', failureReason: reason, notes, contextUpdates, retryable: false } satisfies Outcome;
