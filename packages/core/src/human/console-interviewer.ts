@@ -54,8 +54,9 @@ export class ConsoleInterviewer implements Interviewer {
       // The commands are shown at a conversation's first turn, and at the first turn this process shows (a resumed run).
       this.write(conversationPrompt(question, question.metadata.turn === 1 || !this.hinted.has(question.stage)));
       this.hinted.add(question.stage);
+    } else {
+      this.write(`\n[?] ${question.text}\n`);
     }
-    else this.write(`\n[?] ${question.text}\n`);
     if (question.type === 'MULTIPLE_CHOICE') for (const o of question.options) this.write(`  [${o.key}] ${o.label}\n`);
     if (question.timeoutMs !== undefined) {
       const fallback = question.default ? `, then ${question.default.selectedOption?.label ?? question.default.value}` : '';
