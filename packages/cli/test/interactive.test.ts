@@ -138,6 +138,9 @@ describe('interactive nodes from the CLI (black box)', () => {
     expect(status.stdout).toContain('waiting for a reply to refine, turn 1 of its conversation; the agent said:\n    [Simulated] Reply 1 for stage: refine');
     expect(status.stdout).toContain('reply with text for the agent, or /done, /approve, /reject');
 
+    const empty = orchestra('answer', parked, '  ');
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('an empty reply cannot be sent to the agent of refine');
     expect(orchestra('answer', parked, 'make it smaller').code).toBe(0);
     expect(orchestra('resume', parked, '--simulate', '--park', '--quiet').code).toBe(3);
     const second = orchestra('status', parked);

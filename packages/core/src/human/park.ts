@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { CheckpointError } from '../run/checkpoint.js';
 import { RUN_FILES, writeFileAtomic } from '../run/run-files.js';
+import { isConversationQuestion } from './conversation-question.js';
 import type { AskOptions, Interviewer } from './interviewer.js';
 import { AnswerSchema, QuestionSchema, matchOption, type Answer, type Question } from './question.js';
 
@@ -79,7 +80,7 @@ function writeRecordedAnswers(logsRoot: string, answers: Record<string, Answer>)
 /**
  * Checks an answer against a pending question and turns it into an
  * {@link Answer}: an option key or label for a choice, y/yes/n/no for yes/no,
- * anything for free text. Returns an error message when it fits nothing.
+ * anything for free text (but not nothing for a conversation's turn). Returns an error message when it fits nothing.
  */
 export function answerForQuestion(question: Question, text: string): Answer | string {
   if (question.type === 'MULTIPLE_CHOICE') {
@@ -93,6 +94,7 @@ export function answerForQuestion(question: Question, text: string): Answer | st
     if (t === 'n' || t === 'no') return { value: 'NO' };
     return `${JSON.stringify(text)} is not an answer to a yes/no question: answer yes or no`;
   }
+  if (isConversationQuestion(question) && text.trim() === '') return `an empty reply cannot be sent to the agent of ${question.stage}: write a message, or /done, /approve or /reject`;
   return { value: text, text };
 }
 
