@@ -21,6 +21,20 @@ function conversationPrompt(question: Question, hint: boolean): string {
   return `\n[${question.stage}] agent, turn ${turn}:\n${body}\n${commands}`;
 }
 
+/** Resolves when `previous` settles; rejects with the abort reason if `signal` aborts first. */
+function untilDone(previous: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return previous;
+  signal.throwIfAborted();
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void previous.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
+}
+
 function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
 }
@@ -38,6 +52,8 @@ export class ConsoleInterviewer implements Interviewer {
   private readonly output: Writable;
   /** Nodes whose conversation commands were already shown in this process. */
   private readonly hinted = new Set<string>();
+  /** Settles when the question being asked is answered. */
+  private busy: Promise<void> = Promise.resolve();
 
   constructor(streams: ConsoleStreams = {}) {
     this.reader = new LineReader(streams.input ?? process.stdin);
@@ -48,7 +64,23 @@ export class ConsoleInterviewer implements Interviewer {
     this.output.write(text);
   }
 
+  /**
+   * Asks one question at a time: questions from parallel branches wait their
+   * turn (their `human.timeout` starts when they are shown).
+   */
   async ask(question: Question, options: AskOptions = {}): Promise<Answer> {
+    const previous = this.busy;
+    let release = () => {};
+    this.busy = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await untilDone(previous, options.signal);
+      return await this.askNow(question, options);
+    } finally {
+      release();
+    }
+  }
+
+  private async askNow(question: Question, options: AskOptions): Promise<Answer> {
     const deadline = question.timeoutMs === undefined ? undefined : Date.now() + question.timeoutMs;
     if (isConversationQuestion(question)) {
       // The commands are shown at a conversation's first turn, and at the first turn this process shows (a resumed run).

@@ -103,6 +103,34 @@ describe('ConsoleInterviewer (streams injected)', () => {
     bare.interviewer.close();
   });
 
+  it('asks one question at a time: a second ask (a parallel branch) waits until the first is answered', async () => {
+    const c = consoleWith([], false);
+    const first = c.interviewer.ask(q({ text: 'First?' }));
+    const second = c.interviewer.ask(q({ text: 'Second?' }));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(c.printed()).toContain('[?] First?');
+    expect(c.printed()).not.toContain('Second?');
+    c.input.write('a\n');
+    expect(await first).toEqual({ value: 'A', selectedOption: { key: 'A', label: 'Approve' } });
+    c.input.write('f\n');
+    expect(await second).toEqual({ value: 'F', selectedOption: { key: 'F', label: 'Fix' } });
+    expect(c.printed()).toContain('[?] Second?');
+    c.interviewer.close();
+  });
+
+  it('a waiting ask gives up when its signal aborts, without disturbing the question being asked', async () => {
+    const c = consoleWith([], false);
+    const first = c.interviewer.ask(q({ text: 'First?' }));
+    const controller = new AbortController();
+    const second = c.interviewer.ask(q({ text: 'Second?' }), { signal: controller.signal });
+    controller.abort(new Error('stopped'));
+    await expect(second).rejects.toThrow('stopped');
+    expect(c.printed()).not.toContain('Second?');
+    c.input.write('f\n');
+    expect(await first).toMatchObject({ value: 'F' });
+    c.interviewer.close();
+  });
+
   it('keeps lines typed ahead for later questions', async () => {
     const c = consoleWith(['a', 'f']);
     expect((await c.interviewer.ask(q())).value).toBe('A');
