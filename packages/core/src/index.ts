@@ -60,6 +60,7 @@ export { killRunningTools, toolHandler } from './handlers/tool-handler.js';
 export { contextEnvName, toolEnvironment } from './handlers/tool-environment.js';
 export { createDefaultRegistry, createLlmHandler } from './handlers/default-registry.js';
 export { DEFAULT_MAX_PARALLEL, JOIN_POLICIES, parallelHandler } from './handlers/parallel-handler.js';
+export { ParallelProgressSchema, type ParallelProgress } from './handlers/parallel-progress.js';
 export { fanInHandler } from './handlers/fan-in-handler.js';
 export type { BranchResult, BranchRunner } from './engine/handler.js';
 

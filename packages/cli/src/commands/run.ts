@@ -120,10 +120,13 @@ async function execute(
       );
     }
     if (result.status === 'parked') {
-      const pending = readPendingQuestions(result.logsRoot)[0];
+      const all = readPendingQuestions(result.logsRoot);
+      const pending = all[0];
       const what = pending && isConversationQuestion(pending.question) ? `a reply to ${pending.id} (turn ${String(pending.question.metadata.turn)} of its conversation; orchestra status shows the agent's message)` : pending ? `${pending.question.text} (${pending.id})` : '';
+      const more = all.length > 1 ? ` and ${all.length - 1} more question(s) (${all.slice(1).map((p) => p.id).join(', ')}; orchestra status lists them)` : '';
+      const answer = all.length > 1 ? `orchestra answer ${result.logsRoot} --question <id> <answer>   (once per question)` : `orchestra answer ${result.logsRoot} <answer>`;
       io.stderr(
-        `orchestra: waiting for a human${what ? `: ${what}` : ''}. Answer, then continue:\n  orchestra answer ${result.logsRoot} <answer>\n  orchestra resume ${result.logsRoot}${flags.simulate ? ' --simulate' : ''}${flags.park ? ' --park' : ''}\n`,
+        `orchestra: waiting for a human${what ? `: ${what}` : ''}${more}. Answer, then continue:\n  ${answer}\n  orchestra resume ${result.logsRoot}${flags.simulate ? ' --simulate' : ''}${flags.park ? ' --park' : ''}\n`,
       );
     }
     if (result.status === 'interrupted') {

@@ -8,8 +8,9 @@ export const MAX_BRANCH_STEPS = 10_000;
 /**
  * A {@link BranchRunner} over the run's environment: runs nodes like the main
  * loop (handlers, retries, status files, events), but in the branch's own
- * context and without journaling them (a resumed run re-runs the whole
- * parallel node). Stops before fan-in and exit nodes.
+ * context and without journaling them (a resumed run re-runs the branches
+ * the parallel node had not recorded as succeeded; see parallel-progress.ts).
+ * Stops before fan-in and exit nodes.
  */
 export function createBranchRunner(env: Omit<StepEnvironment, 'runBranch' | 'signal'>, boundaries: ReadonlySet<string>): BranchRunner {
   const runBranch: BranchRunner = async (startNode: string, context: RunContext, signal: AbortSignal): Promise<BranchResult> => {

@@ -272,7 +272,7 @@ function interrupt(session: Session, reason: string): RunResult {
 /** Parks the run at a question nobody can answer now (spec-free: orchestra's durable waits). */
 function park(session: Session, request: AnswerLater): RunResult {
   const { state } = session;
-  writePendingQuestions(session.logsRoot, [request.question]);
+  writePendingQuestions(session.logsRoot, request.questions);
   state.status = 'parked';
   session.recorder.checkpoint(state, session.context, true);
   session.events.emit({ type: 'pipeline.parked', nodeId: request.question.stage, questionText: request.question.text, durationMs: performance.now() - session.started });

@@ -3,6 +3,8 @@ import type { JsonValue } from '../engine/outcome.js';
 import { integerAttr } from '../graph/values.js';
 import { resolveHandlerType } from '../graph/handler-types.js';
 import { outgoingEdges, type Graph } from '../graph/model.js';
+import { AnswerLater } from '../human/park.js';
+import { parallelProgress, savedBranches } from './parallel-progress.js';
 
 /** Join policies of the parallel handler (spec §4.8). */
 export const JOIN_POLICIES = ['wait_all', 'first_success'] as const;
@@ -49,10 +51,14 @@ function nearestFanIn(graph: Graph, starts: readonly string[]): string | undefin
  * otherwise; `first_success` succeeds as soon as one branch succeeds (the
  * others are cancelled) and fails when none does. Branch contexts are not
  * merged: the results go to `parallel.results`, and the run continues at the
- * fan-in node the branches reached.
+ * fan-in node the branches reached. Branches that succeeded are saved as the
+ * node's progress, so when the node runs again before completing (a resumed
+ * run, a retry) they are not run again. A branch that waits for a human
+ * ({@link AnswerLater}) does not stop the others: once they are done, the
+ * node parks with every branch's question.
  */
 export const parallelHandler: Handler = {
-  async execute({ node, graph, context, signal, runBranch, emit }) {
+  async execute({ node, graph, context, signal, runBranch, emit, progress, saveProgress }) {
     const branches = outgoingEdges(graph, node.id).map((e) => e.to);
     if (branches.length === 0) return { status: 'fail', failureReason: `parallel node ${node.id} has no outgoing edges to fan out to` };
     const policy = node.attributes.join_policy || 'wait_all';
@@ -66,28 +72,43 @@ export const parallelHandler: Handler = {
     const cancel = new AbortController();
     const branchSignal = AbortSignal.any([signal, cancel.signal]);
     const results: (BranchResult | undefined)[] = new Array(branches.length);
+    const succeeded = savedBranches(progress, branches);
+    for (const [index, result] of succeeded) results[index] = result;
+    if (policy === 'first_success' && succeeded.size > 0) cancel.abort('a branch succeeded before the run stopped');
+    const waiting: AnswerLater[] = [];
     let nextIndex = 0;
     const worker = async (): Promise<void> => {
       while (nextIndex < branches.length && !branchSignal.aborted) {
         const index = nextIndex++;
+        if (succeeded.has(index)) continue;
         const branch = branches[index] as string;
         const branchStarted = performance.now();
         emit({ type: 'parallel.branch_started', nodeId: node.id, branch, index });
         try {
           results[index] = await runBranch(branch, context.clone(), branchSignal);
         } catch (error) {
+          if (error instanceof AnswerLater && !signal.aborted) {
+            waiting.push(error); // the other branches go on; the node parks once they are done
+            continue;
+          }
           // A branch stopped because another one already won is not a failure; anything else is.
           if (signal.aborted || !cancel.signal.aborted) throw error;
           continue;
         }
         const result = results[index] as BranchResult;
         emit({ type: 'parallel.branch_completed', nodeId: node.id, branch, index, status: result.status, durationMs: performance.now() - branchStarted });
+        if (result.status === 'success') {
+          succeeded.set(index, result);
+          saveProgress(parallelProgress(succeeded));
+        }
         if (policy === 'first_success' && result.status === 'success') cancel.abort('another branch succeeded');
       }
     };
     const settled = await Promise.allSettled(Array.from({ length: Math.min(maxParallel, branches.length) }, worker));
     const rejected = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (rejected) throw rejected.reason;
+    const [first, ...others] = waiting;
+    if (first && !(policy === 'first_success' && succeeded.size > 0)) throw new AnswerLater(first.question, [...first.others, ...others.flatMap((w) => w.questions)]);
     // Branches cancelled or never started (first_success) count as skipped. (Array.from: `results` has holes.)
     const finished = Array.from(results, (r, i): BranchResult => r ?? { id: branches[i] as string, status: 'skipped', completedNodes: [], stoppedAt: null, contextUpdates: {} });
     const successCount = finished.filter((r) => r.status === 'success').length;

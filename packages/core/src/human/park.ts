@@ -13,9 +13,22 @@ import { AnswerSchema, QuestionSchema, matchOption, type Answer, type Question }
  * its checkpoint and stops, to be resumed once the answer is recorded.
  */
 export class AnswerLater extends Error {
-  constructor(readonly question: Question) {
-    super(`waiting for an answer to ${JSON.stringify(question.text)} (${question.stage})`);
+  /**
+   * @param question the question to answer.
+   * @param others more questions the run waits for at the same time (from
+   *   parallel branches); the run parks with all of them pending.
+   */
+  constructor(
+    readonly question: Question,
+    readonly others: readonly Question[] = [],
+  ) {
+    super(`waiting for an answer to ${JSON.stringify(question.text)} (${question.stage})${others.length ? ` and ${others.length} more` : ''}`);
     this.name = 'AnswerLater';
+  }
+
+  /** Every question the run waits for: `question`, then `others`. */
+  get questions(): Question[] {
+    return [this.question, ...this.others];
   }
 }
 

@@ -1,7 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resumePipeline, type Handler } from '../../src/index.js';
+import {
+  AnswerLater,
+  RecordedAnswersInterviewer,
+  createDefaultRegistry,
+  readPendingQuestions,
+  recordAnswer,
+  resumePipeline,
+  simulationBackend,
+  type Handler,
+  type Interviewer,
+} from '../../src/index.js';
 import { checkpointAt, dot, eventsOf, registryWith, run, scripted, statusAt, untilAborted, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();
@@ -114,13 +124,14 @@ describe('parallel fan-out and fan-in (spec §4.8, §4.9, §11.12)', () => {
     expect(result.failureReason).toBe('fan failed: the branches of fan do not meet at one fan-in node (they stopped at j1, j2)');
   });
 
-  it('an interrupted fan-out is re-run whole on resume and reaches the same result', async () => {
+  it('an interrupted fan-out re-runs on resume only the branches that had not succeeded, and reaches the same result', async () => {
     const controller = new AbortController();
     let stop = true;
     const handler: Handler = {
       execute: async ({ node, signal }) => {
         if (node.id === 'b' && stop) {
           stop = false;
+          await new Promise((r) => setTimeout(r, 30)); // the other branches finish first
           controller.abort('stop');
           return untilAborted(signal);
         }
@@ -132,9 +143,48 @@ describe('parallel fan-out and fan-in (spec §4.8, §4.9, §11.12)', () => {
     const first = await run(src, { registry, signal: controller.signal, source: src });
     expect(first.result.status).toBe('interrupted');
     expect(checkpointAt(first.logsRoot)).toMatchObject({ status: 'interrupted', next_node: 'fan', completed_nodes: ['start'] });
-    const resumed = await resumePipeline(first.logsRoot, { registry });
+    const saved = checkpointAt(first.logsRoot).node_progress.fan as { succeeded: Record<string, { id: string }> };
+    expect(Object.values(saved.succeeded).map((r) => r.id)).toContain('a');
+    const rerun: string[] = [];
+    const resumed = await resumePipeline(first.logsRoot, { registry, onEvent: (e) => e.type === 'parallel.branch_started' && rerun.push(e.branch) });
+    expect(rerun).toContain('b');
+    expect(rerun).not.toContain('a');
     const reference = await run(src, { registry: registryWith({ s: handler }) });
     expect(resumed.completedNodes).toEqual(reference.result.completedNodes);
     expect(resumed.context).toEqual(reference.result.context);
+    expect(checkpointAt(first.logsRoot).node_progress).toEqual({});
+  });
+
+  it('branches waiting for a human park the run together; the other branches finish first and are not run again', async () => {
+    const src = dot(
+      '  fan [shape=component]\n  join [shape=tripleoctagon]\n  g1 [shape=hexagon, label="First?"]\n  g2 [shape=hexagon, label="Second?"]\n  w [type="s"]\n  a1 [type="s"]\n  a2 [type="s"]\n' +
+        '  start -> fan\n  fan -> g1\n  fan -> g2\n  fan -> w\n  g1 -> a1 [label="[Y] Yes"]\n  g2 -> a2 [label="[Y] Yes"]\n  a1 -> join\n  a2 -> join\n  w -> join\n  join -> exit',
+    );
+    const work = scripted();
+    const later: Interviewer = { ask: async (question) => Promise.reject(new AnswerLater(question)) };
+    const registry = createDefaultRegistry({ backend: simulationBackend, interviewer: later }).register('s', work.handler);
+    const first = await run(src, { registry, source: src });
+    expect(first.result.status).toBe('parked');
+    expect(readPendingQuestions(first.logsRoot).map((p) => p.id)).toEqual(['g1', 'g2']);
+    expect(work.calls).toEqual(['w']);
+
+    expect(recordAnswer(first.logsRoot, 'y')).toMatch(/several questions are pending/);
+    expect(recordAnswer(first.logsRoot, 'y', 'g1')).toMatchObject({ id: 'g1' });
+    const answering = createDefaultRegistry({ backend: simulationBackend, interviewer: new RecordedAnswersInterviewer(first.logsRoot, undefined) }).register('s', work.handler);
+    const second = await resumePipeline(first.logsRoot, { registry: answering });
+    expect(second.status).toBe('parked');
+    expect(readPendingQuestions(first.logsRoot).map((p) => p.id)).toEqual(['g2']);
+    expect(work.calls).toEqual(['w', 'a1']);
+
+    expect(recordAnswer(first.logsRoot, 'y')).toMatchObject({ id: 'g2' });
+    const third = await resumePipeline(first.logsRoot, { registry: answering });
+    expect(third.status).toBe('success');
+    expect(work.calls).toEqual(['w', 'a1', 'a2']);
+    const results = third.context['parallel.results'] as unknown as BranchJson[];
+    expect(results.map((r) => [r.id, r.status, r.completed_nodes])).toEqual([
+      ['g1', 'success', ['g1', 'a1']],
+      ['g2', 'success', ['g2', 'a2']],
+      ['w', 'success', ['w']],
+    ]);
   });
 });
