@@ -11,6 +11,15 @@ export interface EngineBenchmarkResult {
   samples: number[];
   medianMicros: number;
   minMicros: number;
+  /** CPU time per node of the median run: in the process (`user`) and in the kernel on its behalf (`system`: file creation). */
+  cpuMicros: { user: number; system: number };
+}
+
+/** One timed run: wall time and CPU time per node. */
+interface Sample {
+  micros: number;
+  user: number;
+  system: number;
 }
 
 function median(values: readonly number[]): number {
@@ -30,16 +39,19 @@ function graphOf(nodes: number): Graph {
  * writes prompt.md, response.md and status.json and its journal line, as in a
  * real run; the run directory is removed afterwards (outside the timing).
  */
-async function timeRun(graph: Graph, base: string, label: string): Promise<number> {
+async function timeRun(graph: Graph, base: string, label: string): Promise<Sample> {
   const logsRoot = join(base, label);
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const result = await runPipeline(graph, { backend: simulationBackend, logsRoot });
   const elapsed = performance.now() - started;
+  const used = process.cpuUsage(cpu);
   if (result.status !== 'success' || result.completedNodes.length !== graph.nodes.size) {
     throw new Error(`engine benchmark run ${label} ended ${result.status} after ${result.completedNodes.length} nodes`);
   }
   rmSync(logsRoot, { recursive: true, force: true });
-  return (elapsed * 1000) / result.completedNodes.length;
+  const n = result.completedNodes.length;
+  return { micros: (elapsed * 1000) / n, user: used.user / n, system: used.system / n };
 }
 
 /**
@@ -66,12 +78,14 @@ export async function runEngineBenchmark(
     const results: EngineBenchmarkResult[] = [];
     for (const nodes of sizes) {
       const graph = graphs.get(nodes) as Graph;
-      const samples: number[] = [];
+      const timed: Sample[] = [];
       for (let i = 0; i < runs; i++) {
         (globalThis as { gc?: () => void }).gc?.();
-        samples.push(await timeRun(graph, base, `n${nodes}-${i}`));
+        timed.push(await timeRun(graph, base, `n${nodes}-${i}`));
       }
-      results.push({ nodes, samples, medianMicros: median(samples), minMicros: Math.min(...samples) });
+      const samples = timed.map((s) => s.micros);
+      const mid = [...timed].sort((a, b) => a.micros - b.micros)[timed.length >> 1] as Sample;
+      results.push({ nodes, samples, medianMicros: median(samples), minMicros: Math.min(...samples), cpuMicros: { user: mid.user, system: mid.system } });
     }
     return results;
   } finally {

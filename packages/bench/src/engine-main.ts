@@ -51,12 +51,17 @@ if (json) {
 } else {
   console.log(`orchestra engine benchmark (node ${process.version}; linear pipelines in simulation, ${runs} timed runs per size after 2 warm-up runs)`);
   console.log('  per node: run time / nodes run, including prompt.md, response.md, status.json, the journal line and events');
+  console.log('  CPU per node (median run): user = in the process, system = in the kernel for it (creating the files and directories)');
   for (const m of measured) {
     const v = verdict(m.results);
     console.log('');
     console.log(`  run directory on ${m.place}`);
-    console.log('    nodes   median µs/node   min µs/node');
-    for (const r of m.results) console.log(`  ${r.nodes.toLocaleString('en-US').padStart(7)}   ${r.medianMicros.toFixed(0).padStart(14)}   ${r.minMicros.toFixed(0).padStart(11)}`);
+    console.log('    nodes   median µs/node   min µs/node   CPU µs/node: user   system');
+    for (const r of m.results) {
+      console.log(
+        `  ${r.nodes.toLocaleString('en-US').padStart(7)}   ${r.medianMicros.toFixed(0).padStart(14)}   ${r.minMicros.toFixed(0).padStart(11)}   ${r.cpuMicros.user.toFixed(0).padStart(17)}   ${r.cpuMicros.system.toFixed(0).padStart(6)}`,
+      );
+    }
     console.log(`    growth 10,000 vs 1,000: ×${v.growth.toFixed(2)}`);
     console.log(`    targets: ≤ ${ENGINE_TARGETS.microsPerNode} µs/node — ${v.perNode ? 'met' : 'NOT met'}; no growth with length (≤ ×${ENGINE_TARGETS.growth}) — ${v.noGrowth ? 'met' : 'NOT met'}`);
   }
