@@ -38,6 +38,15 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
     io.stderr(`\r\x1b[2K  ${SPIN[live.frame]} ${live.nodeId.padEnd(width)} ${formatDuration(performance.now() - live.since)}`);
   };
 
+  const startLive = (nodeId: string, since: number) => {
+    clearLive();
+    live = { timer: setInterval(drawLive, 100), nodeId, since, frame: 0 };
+    live.timer.unref();
+    drawLive();
+  };
+  /** When each running stage started: the indicator comes back after a question, with the stage's time. */
+  const running = new Map<string, number>();
+
   const onEvent = (event: RunEvent): void => {
     if (event.type === 'human.interaction') {
       const answer =
@@ -57,14 +66,17 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
         io.stdout(`${event.resumed ? 'Resuming' : 'Running'} ${event.pipeline || 'pipeline'} (${event.logsRoot})\n`);
         break;
       case 'stage.started':
-        if (options.live) {
-          clearLive();
-          live = { timer: setInterval(drawLive, 100), nodeId: event.nodeId, since: performance.now(), frame: 0 };
-          live.timer.unref();
-          drawLive();
-        }
+        running.set(event.nodeId, performance.now());
+        if (options.live) startLive(event.nodeId, performance.now());
         break;
+      case 'human.interaction': {
+        // The stage goes on after the answer (an agent replying to it, say): show that it is still running.
+        const since = running.get(event.nodeId);
+        if (options.live && since !== undefined) startLive(event.nodeId, since);
+        break;
+      }
       case 'stage.completed': {
+        running.delete(event.nodeId);
         clearLive();
         const mark = event.status === 'success' ? '✓' : event.status === 'skipped' ? '-' : '~';
         const note = event.status === 'success' ? '' : `  ${event.status}`;
@@ -72,6 +84,7 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
         break;
       }
       case 'stage.failed':
+        running.delete(event.nodeId);
         clearLive();
         io.stdout(`  ✗ ${event.nodeId.padEnd(width)} ${formatDuration(event.durationMs).padStart(7)}  ${event.willRetry ? 'failed, will retry' : 'failed'}: ${firstLine(event.failureReason)}\n`);
         break;
