@@ -8,7 +8,8 @@ export * from './loader.js';
 export type { JsonValue, Outcome, StageStatus, StatusFile } from './engine/outcome.js';
 export { OutcomeSchema, STAGE_STATUSES, StatusFileSchema, fromStatusFile, isSuccess, toStatusFile } from './engine/outcome.js';
 export { ContextValueError, RunContext, toJsonValue } from './engine/run-context.js';
-export type { EdgeChoiceReason, RunEvent, RunEventType } from './engine/events.js';
+export { TRANSIENT_EVENT_TYPES, type EdgeChoiceReason, type RunEvent, type RunEventType, type ToolCallStatus } from './engine/events.js';
+export { TokenUsageFileSchema, TokenUsageSchema, addUsage, usageFromFile, usageToFile, type TokenUsage, type TokenUsageFile } from './engine/usage.js';
 export { EventBus } from './engine/event-bus.js';
 export { conditionHolds, selectEdge, type EdgeChoice } from './engine/select-edge.js';
 export {
@@ -17,16 +18,20 @@ export {
   buildRetryPolicy,
   delayForAttempt,
   isRetryableError,
+  MAX_RETRY_AFTER_MS,
+  retryAfterOf,
   type BackoffConfig,
   type RetryPolicy,
   type RetryPresetName,
 } from './engine/retry-policy.js';
-export type { Handler, HandlerInput } from './engine/handler.js';
+export type { Arrival, Handler, HandlerInput, RunView } from './engine/handler.js';
 export { HandlerRegistry } from './engine/handler-registry.js';
 export { MissingHandlerError, ORCHESTRA_VERSION, runPipeline, type RunOptions, type RunResult } from './engine/run-pipeline.js';
 export { resumePipeline, type ResumeOptions } from './engine/resume-pipeline.js';
 
-export type { CodergenBackend, CodergenRequest } from './handlers/codergen-backend.js';
+export { silentReporter, type CodergenBackend, type CodergenRequest, type LlmCall, type LlmReporter, type ToolCallReport } from './handlers/codergen-backend.js';
+export { DEFAULT_FIDELITY, resolveFidelity, type Fidelity, type FidelityMode } from './handlers/fidelity.js';
+export { createStageReporter, withSpentUsage, type StageReporter } from './handlers/stage-reporter.js';
 export { simulationBackend } from './handlers/simulation-backend.js';
 export {
   isConversational,

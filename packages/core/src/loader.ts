@@ -24,7 +24,7 @@ export {
   stringAttr,
 } from './graph/values.js';
 export type { AttributeScope, AttributeSpec } from './graph/attribute-specs.js';
-export { ATTRIBUTE_SPECS, FIDELITY_MODES, REASONING_EFFORTS, RETRY_POLICY_NAMES, findAttributeSpec } from './graph/attribute-specs.js';
+export { AGENT_BACKENDS, ATTRIBUTE_SPECS, FIDELITY_MODES, REASONING_EFFORTS, RETRY_POLICY_NAMES, findAttributeSpec } from './graph/attribute-specs.js';
 export { BUILT_IN_HANDLER_TYPES, DEFAULT_HANDLER_TYPE, SHAPE_HANDLER_TYPES, nodeShape, resolveHandlerType } from './graph/handler-types.js';
 export { findExitNodes, findStartNodes } from './graph/terminals.js';
 

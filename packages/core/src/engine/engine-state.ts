@@ -1,6 +1,7 @@
 import type { RunStatus } from '../run/checkpoint.js';
 import type { JournalEntry } from '../run/journal.js';
 import { isSuccess, type JsonValue, type StageStatus } from './outcome.js';
+import { addUsage, usageFromFile, type TokenUsage } from './usage.js';
 
 /** The engine's position in a run: everything a checkpoint holds besides the context. */
 export interface EngineState {
@@ -24,6 +25,8 @@ export interface EngineState {
    * completes.
    */
   nodeProgress: Record<string, JsonValue>;
+  /** Tokens the run's LLM stages used so far; undefined until one reports usage. */
+  usage: TokenUsage | undefined;
 }
 
 /** The state of a run that has not started yet. */
@@ -40,6 +43,7 @@ export function initialState(startNode: string): EngineState {
     failureReason: null,
     restartedTo: null,
     nodeProgress: {},
+    usage: undefined,
   };
 }
 
@@ -57,6 +61,7 @@ export function applyEntry(state: EngineState, entry: JournalEntry): void {
   if (entry.status !== 'skipped') state.nodeOutcomes[entry.node] = entry.status;
   state.nextNode = entry.next;
   delete state.nodeProgress[entry.node];
+  if (entry.usage) state.usage = addUsage(state.usage, usageFromFile(entry.usage));
   if (entry.end) {
     state.status = entry.end;
     state.failureReason = entry.failure_reason ?? null;

@@ -1,4 +1,5 @@
 import type { StageStatus } from './outcome.js';
+import type { TokenUsage } from './usage.js';
 
 interface Base {
   /** ISO-8601 time the event was emitted. */
@@ -8,14 +9,16 @@ interface Base {
 /** Every event a run emits (spec §9.6), discriminated by a namespaced `type`. */
 export type RunEvent =
   | (Base & { type: 'pipeline.started'; pipeline: string; logsRoot: string; resumed: boolean; startNode: string })
-  | (Base & { type: 'pipeline.completed'; status: StageStatus; durationMs: number; nodesRun: number; retries: number })
-  | (Base & { type: 'pipeline.failed'; failureReason: string; durationMs: number; nodesRun: number; retries: number })
+  /** `usage`: tokens of the whole run (every process that ran it), when any LLM stage reported some. */
+  | (Base & { type: 'pipeline.completed'; status: StageStatus; durationMs: number; nodesRun: number; retries: number; usage?: TokenUsage })
+  | (Base & { type: 'pipeline.failed'; failureReason: string; durationMs: number; nodesRun: number; retries: number; usage?: TokenUsage })
   | (Base & { type: 'pipeline.interrupted'; reason: string; durationMs: number; lastNode: string | null })
   | (Base & { type: 'pipeline.parked'; nodeId: string; questionText: string; durationMs: number })
   | (Base & { type: 'pipeline.restarted'; from: string; to: string; logsRoot: string })
   | (Base & { type: 'stage.started'; nodeId: string; label: string; handlerType: string; index: number; attempt: number })
-  | (Base & { type: 'stage.completed'; nodeId: string; index: number; status: StageStatus; durationMs: number; notes?: string })
-  | (Base & { type: 'stage.failed'; nodeId: string; index: number; failureReason: string; willRetry: boolean; durationMs: number })
+  /** `usage`: tokens the node's LLM calls used, all attempts. */
+  | (Base & { type: 'stage.completed'; nodeId: string; index: number; status: StageStatus; durationMs: number; notes?: string; usage?: TokenUsage })
+  | (Base & { type: 'stage.failed'; nodeId: string; index: number; failureReason: string; willRetry: boolean; durationMs: number; usage?: TokenUsage })
   | (Base & { type: 'stage.retrying'; nodeId: string; index: number; attempt: number; delayMs: number })
   | (Base & { type: 'edge.selected'; from: string; to: string; label: string; reason: EdgeChoiceReason })
   | (Base & { type: 'parallel.started'; nodeId: string; branchCount: number; joinPolicy: string; maxParallel: number })
@@ -43,9 +46,29 @@ export type RunEvent =
   | (Base & { type: 'conversation.resumed'; nodeId: string; turns: number; mode: 'restored' | 'replayed' })
   /** An interactive node's conversation ended with a command. */
   | (Base & { type: 'conversation.ended'; nodeId: string; turns: number; command: string })
+  /**
+   * A piece of an LLM reply as it streams in (`turn`: the conversation turn of
+   * an interactive node). Delivered to listeners only: never written to
+   * `events.jsonl` or printed by `--json`.
+   */
+  | (Base & { type: 'llm.delta'; nodeId: string; text: string; turn?: number })
+  /** An LLM call finished: the model that answered, how long it took, the tokens it used. */
+  | (Base & { type: 'llm.response'; nodeId: string; model: string; durationMs: number; usage?: TokenUsage; turn?: number })
+  /**
+   * An agent stage's tool call ended: `ok`, `error` (the tool failed; the model
+   * was told), `refused` (outside the workspace, or not allowed) or `skipped`
+   * (a `tool_hooks.pre` hook said no). `detail`: a one-line summary (a path, a command).
+   */
+  | (Base & { type: 'agent.tool_call'; nodeId: string; tool: string; callId: string; status: ToolCallStatus; durationMs: number; detail?: string })
   | (Base & { type: 'goal_gate.unsatisfied'; nodeId: string; retryTarget: string | null })
   /** The node's result is durable (journal); `file` tells whether checkpoint.json was rewritten too. */
   | (Base & { type: 'checkpoint.saved'; nodeId: string; completedNodes: number; file: boolean });
+
+/** How an agent's tool call ended. */
+export type ToolCallStatus = 'ok' | 'error' | 'refused' | 'skipped';
+
+/** Events delivered to listeners but never recorded in `events.jsonl` (one per streamed token). */
+export const TRANSIENT_EVENT_TYPES: ReadonlySet<string> = new Set(['llm.delta']);
 
 /** Why an edge was chosen (spec §3.3 step). */
 export type EdgeChoiceReason = 'condition' | 'preferred_label' | 'suggested_next_id' | 'weight' | 'failure_route' | 'handler';

@@ -8,10 +8,11 @@ import { booleanAttr, durationAttr } from '../graph/values.js';
 import { AnswerLater } from '../human/park.js';
 import { RUN_FILES } from '../run/run-files.js';
 import type { EventBus } from './event-bus.js';
-import type { BranchRunner, Handler } from './handler.js';
+import type { Arrival, BranchRunner, Handler, RunView } from './handler.js';
 import type { ProgressStore } from './node-progress.js';
 import { OutcomeSchema, StatusFileSchema, fromStatusFile, isSuccess, type Outcome } from './outcome.js';
-import { delayForAttempt, type RetryPolicy } from './retry-policy.js';
+import { MAX_RETRY_AFTER_MS, delayForAttempt, retryAfterOf, type RetryPolicy } from './retry-policy.js';
+import { TokenUsageSchema, addUsage, type TokenUsage } from './usage.js';
 import type { RunContext } from './run-context.js';
 
 /** Longest the engine waits for a timed-out handler to stop before moving on. */
@@ -47,6 +48,8 @@ export interface ExecuteNodeOptions {
   random: () => number;
   runBranch: BranchRunner;
   progress: ProgressStore;
+  run: RunView;
+  arrival: Arrival;
 }
 
 /** The final outcome of a node and how many retries it took. */
@@ -106,6 +109,8 @@ async function attemptOnce(node: GraphNode, options: ExecuteNodeOptions, attempt
       emit: (event) => void options.events.emit(event),
       progress: options.progress.get(node.id),
       saveProgress: (data) => options.progress.save(node.id, data),
+      run: options.run,
+      arrival: options.arrival,
     }),
   );
   let result: Outcome | undefined;
@@ -142,11 +147,13 @@ async function attemptOnce(node: GraphNode, options: ExecuteNodeOptions, attempt
 export async function executeNode(node: GraphNode, options: ExecuteNodeOptions): Promise<NodeResult> {
   const { policy, events, index } = options;
   const label = node.attributes.label || node.id;
+  let usage: TokenUsage | undefined; // every attempt's tokens count: they were spent
   for (let attempt = 1; ; attempt++) {
     const started = performance.now();
     events.emit({ type: 'stage.started', nodeId: node.id, label, handlerType: options.handlerType, index, attempt });
     let outcome: Outcome;
     let retryable: boolean;
+    let retryAfterMs: number | undefined;
     try {
       outcome = await attemptOnce(node, options, attempt);
       retryable = !isSuccess(outcome.status) && outcome.status !== 'skipped' && outcome.retryable !== false;
@@ -154,22 +161,32 @@ export async function executeNode(node: GraphNode, options: ExecuteNodeOptions):
       if (options.signal.aborted) throw new Interrupted();
       if (error instanceof AnswerLater) throw error; // the run parks; the node has not run
       outcome = { status: 'fail', failureReason: describe(error) };
+      const spent = TokenUsageSchema.safeParse((error as { usage?: unknown } | null)?.usage); // tokens used before the error
+      if (spent.success) outcome.usage = spent.data;
       retryable = policy.shouldRetry(error);
+      retryAfterMs = retryAfterOf(error);
+      if (retryable && retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) {
+        retryable = false;
+        outcome.failureReason = `${outcome.failureReason} (the provider asks to wait ${Math.round(retryAfterMs / 1000)} s before retrying, longer than orchestra waits; not retried)`;
+      }
     }
+    usage = addUsage(usage, outcome.usage);
+    if (usage) outcome = { ...outcome, usage };
     if (options.signal.aborted) throw new Interrupted();
     const durationMs = performance.now() - started;
     const retries = attempt - 1;
     const settle = (final: Outcome): NodeResult => {
       if (final.status === 'fail') {
-        events.emit({ type: 'stage.failed', nodeId: node.id, index, failureReason: final.failureReason ?? 'failed', willRetry: false, durationMs });
+        events.emit({ type: 'stage.failed', nodeId: node.id, index, failureReason: final.failureReason ?? 'failed', willRetry: false, durationMs, ...(usage ? { usage } : {}) });
       } else {
-        events.emit({ type: 'stage.completed', nodeId: node.id, index, status: final.status, durationMs, ...(final.notes ? { notes: final.notes } : {}) });
+        events.emit({ type: 'stage.completed', nodeId: node.id, index, status: final.status, durationMs, ...(final.notes ? { notes: final.notes } : {}), ...(usage ? { usage } : {}) });
       }
       return { outcome: final, retries };
     };
     if (!retryable) return settle(outcome);
     if (attempt < policy.maxAttempts) {
-      const delayMs = delayForAttempt(attempt, policy.backoff, options.random);
+      // A provider's Retry-After is a floor: retrying sooner would only be refused again.
+      const delayMs = Math.max(delayForAttempt(attempt, policy.backoff, options.random), retryAfterMs ?? 0);
       events.emit({ type: 'stage.failed', nodeId: node.id, index, failureReason: outcome.failureReason ?? outcome.status, willRetry: true, durationMs });
       events.emit({ type: 'stage.retrying', nodeId: node.id, index, attempt: attempt + 1, delayMs });
       try {

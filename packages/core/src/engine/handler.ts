@@ -1,6 +1,7 @@
-import type { Graph, GraphNode } from '../graph/model.js';
+import type { Graph, GraphEdge, GraphNode } from '../graph/model.js';
 import type { RunEventInput } from './events.js';
-import type { JsonValue, Outcome } from './outcome.js';
+import type { JsonValue, Outcome, StageStatus } from './outcome.js';
+import type { TokenUsage } from './usage.js';
 import type { RunContext } from './run-context.js';
 
 /** What a handler receives for one attempt at a node (spec §4.1). */
@@ -36,6 +37,44 @@ export interface HandlerInput {
    * conversation's turns, not for every token.
    */
   saveProgress: (data: JsonValue | undefined) => void;
+  /** The run this node belongs to (what an LLM stage builds its context preamble from). */
+  run: RunView;
+  /** How the run reached this node. */
+  arrival: Arrival;
+}
+
+/**
+ * A read-only view of the run a node runs in. The arrays are the engine's
+ * own (no copy per node): read them, never change them.
+ */
+export interface RunView {
+  /** The run's id (the run directory's name). */
+  readonly id: string;
+  /** The run directory. */
+  readonly logsRoot: string;
+  /** Node ids in the order they completed (the main line of the run; parallel branches are not in it). */
+  readonly completedNodes: readonly string[];
+  /** The latest outcome of every completed node. */
+  readonly nodeOutcomes: Readonly<Record<string, StageStatus>>;
+  /**
+   * How many nodes had completed when this process took the run over: 0 for
+   * a fresh run, more for a resumed one (what ran before is not in this
+   * process's memory, such as an LLM session to continue).
+   */
+  readonly resumedAfter: number;
+}
+
+/** How the run got to a node. */
+export interface Arrival {
+  /** The node that ran before this one (in this run or branch); null for the first node. */
+  readonly from: string | null;
+  /**
+   * The edge taken from `from`; undefined when the node was reached another
+   * way (a goal-gate or failure retry target, a handler's jump). The first
+   * node of a resumed run gets the first edge from `from` to it (the edge
+   * taken before the stop is not recorded).
+   */
+  readonly edge?: GraphEdge;
 }
 
 /** How a parallel branch ended. */
@@ -51,6 +90,8 @@ export interface BranchResult {
   failureReason?: string;
   /** The context keys the branch wrote, with their final values. */
   contextUpdates: Record<string, JsonValue>;
+  /** Tokens the branch's LLM stages used. */
+  usage?: TokenUsage;
 }
 
 /**

@@ -1,9 +1,9 @@
-import type { Graph, GraphNode } from '../graph/model.js';
+import type { Graph, GraphEdge, GraphNode } from '../graph/model.js';
 import { booleanAttr } from '../graph/values.js';
 import type { EventBus } from './event-bus.js';
 import type { EdgeChoiceReason } from './events.js';
 import { executeNode } from './execute-node.js';
-import type { BranchRunner, Handler } from './handler.js';
+import type { Arrival, BranchRunner, Handler, RunView } from './handler.js';
 import type { ProgressStore } from './node-progress.js';
 import type { Outcome } from './outcome.js';
 import { buildRetryPolicy } from './retry-policy.js';
@@ -23,6 +23,7 @@ export interface StepEnvironment {
   workdir: string;
   runBranch: BranchRunner;
   progress: ProgressStore;
+  run: RunView;
 }
 
 /** Where the run goes after a node, and why. */
@@ -32,6 +33,8 @@ export interface NextHop {
   reason: EdgeChoiceReason;
   /** The edge taken has `loop_restart=true`. */
   loopRestart: boolean;
+  /** The edge taken, when the hop follows one. */
+  edge?: GraphEdge;
 }
 
 /** A completed node: its final outcome, retries, and the next hop (none: the run or branch ends here). */
@@ -56,7 +59,7 @@ export function retryTarget(graph: Graph, node: GraphNode | undefined, includeGr
  * node's retry target (§3.7). Throws `Interrupted` when the run is cancelled.
  * The caller decides what a missing next hop means and records the step.
  */
-export async function runNodeStep(env: StepEnvironment, node: GraphNode, context: RunContext, index: number): Promise<StepResult> {
+export async function runNodeStep(env: StepEnvironment, node: GraphNode, context: RunContext, index: number, arrival: Arrival): Promise<StepResult> {
   const { graph, events } = env;
   context.set('current_node', node.id);
   const { type, handler } = env.handlers.get(node.id) as { type: string; handler: Handler };
@@ -77,6 +80,8 @@ export async function runNodeStep(env: StepEnvironment, node: GraphNode, context
     random: env.random,
     runBranch: env.runBranch,
     progress: env.progress,
+    run: env.run,
+    arrival,
   });
   env.progress.discard(node.id); // the node completed: a later visit starts afresh
 
@@ -97,7 +102,7 @@ export async function runNodeStep(env: StepEnvironment, node: GraphNode, context
   } else {
     const choice = selectEdge(graph, node.id, outcome, context, failed);
     if (choice) {
-      next = { to: choice.edge.to, label: choice.edge.attributes.label ?? '', reason: choice.reason, loopRestart: booleanAttr(choice.edge, 'loop_restart') };
+      next = { to: choice.edge.to, label: choice.edge.attributes.label ?? '', reason: choice.reason, loopRestart: booleanAttr(choice.edge, 'loop_restart'), edge: choice.edge };
     } else if (failed) {
       const target = retryTarget(graph, node, false);
       if (target !== undefined) next = { to: target, label: '', reason: 'failure_route', loopRestart: false };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TokenUsageFileSchema, TokenUsageSchema, usageFromFile, usageToFile, type TokenUsage } from './usage.js';
 
 /** Outcome statuses, lower-case as in status files and conditions (spec §5.2). */
 export const STAGE_STATUSES = ['success', 'partial_success', 'retry', 'fail', 'skipped'] as const;
@@ -34,6 +35,11 @@ export interface Outcome {
    * extension; not in status files.
    */
   retryable?: boolean;
+  /**
+   * Tokens the node's LLM calls used (all attempts, once the engine has
+   * summed them). Recorded in `status.json` as `usage`, an orchestra extension.
+   */
+  usage?: TokenUsage;
 }
 
 /** True for `success` and `partial_success`. */
@@ -53,6 +59,8 @@ export const StatusFileSchema = z.object({
   context_updates: z.record(z.string(), jsonValue).optional(),
   notes: z.string().optional(),
   failure_reason: z.string().optional(),
+  /** Tokens the node's LLM calls used (orchestra extension). */
+  usage: TokenUsageFileSchema.optional(),
 });
 
 /** The on-disk form of a status file. */
@@ -67,6 +75,7 @@ export function toStatusFile(outcome: Outcome): StatusFile {
     context_updates: outcome.contextUpdates ?? {},
     notes: outcome.notes ?? '',
     ...(outcome.failureReason ? { failure_reason: outcome.failureReason } : {}),
+    ...(outcome.usage ? { usage: usageToFile(outcome.usage) } : {}),
   };
 }
 
@@ -78,6 +87,7 @@ export function fromStatusFile(file: StatusFile): Outcome {
   if (file.context_updates && Object.keys(file.context_updates).length) outcome.contextUpdates = file.context_updates;
   if (file.notes) outcome.notes = file.notes;
   if (file.failure_reason) outcome.failureReason = file.failure_reason;
+  if (file.usage) outcome.usage = usageFromFile(file.usage);
   return outcome;
 }
 
@@ -91,4 +101,5 @@ export const OutcomeSchema: z.ZodType<Outcome> = z.object({
   failureReason: z.string().optional(),
   nextNode: z.string().optional(),
   retryable: z.boolean().optional(),
+  usage: TokenUsageSchema.optional(),
 });

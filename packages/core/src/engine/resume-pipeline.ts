@@ -9,6 +9,7 @@ import { RUN_FILES } from '../run/run-files.js';
 import { ValidationError } from '../lint/validate.js';
 import { applyEntry, type EngineState } from './engine-state.js';
 import { RunContext } from './run-context.js';
+import { usageFromFile } from './usage.js';
 import { continueSession, planRun, registryFor, startRestartedRun, type RunOptions, type RunResult } from './run-pipeline.js';
 
 /** Options of {@link resumePipeline}: those of a run, plus the graph when the run directory has no `pipeline.dot`. */
@@ -59,6 +60,7 @@ export async function resumePipeline(logsRoot: string, options: ResumeOptions = 
     failureReason: checkpoint.failure_reason,
     restartedTo: checkpoint.restarted_to,
     nodeProgress: { ...checkpoint.node_progress },
+    usage: checkpoint.token_usage ? usageFromFile(checkpoint.token_usage) : undefined,
   };
   const journal = readJournal(logsRoot);
   if (journal.problem) throw new CheckpointError(`${logsRoot}: ${journal.problem}; the run directory was left untouched`);
@@ -93,6 +95,7 @@ export async function resumePipeline(logsRoot: string, options: ResumeOptions = 
       ...(state.failureReason ? { failureReason: state.failureReason } : {}),
       retries: state.totalRetries,
       durationMs: 0,
+      ...(state.usage ? { usage: state.usage } : {}),
       alreadyFinished: true,
     };
   }

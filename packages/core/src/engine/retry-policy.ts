@@ -71,6 +71,21 @@ export function isRetryableError(error: unknown): boolean {
   return false;
 }
 
+/** Longest wait a `Retry-After` may ask for and still be honoured; beyond it the error is not retried. */
+export const MAX_RETRY_AFTER_MS = 10 * 60_000;
+
+/**
+ * How long an error asks to wait before the next attempt (`retryAfterMs` on
+ * the error or its cause, as a provider's `Retry-After` header gives it).
+ */
+export function retryAfterOf(error: unknown): number | undefined {
+  for (let e = error, depth = 0; typeof e === 'object' && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const ms = (e as { retryAfterMs?: unknown }).retryAfterMs;
+    if (typeof ms === 'number' && Number.isFinite(ms) && ms >= 0) return ms;
+  }
+  return undefined;
+}
+
 function presetOf(name: string | undefined): (typeof RETRY_PRESETS)[RetryPresetName] | undefined {
   return name && Object.hasOwn(RETRY_PRESETS, name) ? RETRY_PRESETS[name as RetryPresetName] : undefined;
 }

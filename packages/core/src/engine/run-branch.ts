@@ -1,4 +1,5 @@
-import type { BranchResult, BranchRunner } from './handler.js';
+import type { Arrival, BranchResult, BranchRunner } from './handler.js';
+import { addUsage, type TokenUsage } from './usage.js';
 import type { RunContext } from './run-context.js';
 import { runNodeStep, type StepEnvironment } from './node-step.js';
 
@@ -19,6 +20,8 @@ export function createBranchRunner(env: Omit<StepEnvironment, 'runBranch' | 'sig
     let status: BranchResult['status'] = 'success';
     let failureReason: string | undefined;
     let current: string | undefined = startNode;
+    let arrival: Arrival = { from: null };
+    let usage: TokenUsage | undefined;
     while (current !== undefined) {
       if (boundaries.has(current)) break;
       if (completedNodes.length >= MAX_BRANCH_STEPS) {
@@ -34,8 +37,10 @@ export function createBranchRunner(env: Omit<StepEnvironment, 'runBranch' | 'sig
         current = undefined;
         break;
       }
-      const step = await runNodeStep(stepEnv, node, context, completedNodes.length);
+      const step = await runNodeStep(stepEnv, node, context, completedNodes.length, arrival);
       completedNodes.push(node.id);
+      usage = addUsage(usage, step.outcome.usage);
+      arrival = step.next?.edge ? { from: node.id, edge: step.next.edge } : { from: node.id };
       status = step.outcome.status;
       failureReason = step.outcome.failureReason;
       current = step.next?.to;
@@ -46,6 +51,7 @@ export function createBranchRunner(env: Omit<StepEnvironment, 'runBranch' | 'sig
       completedNodes,
       stoppedAt: current ?? null,
       contextUpdates: context.takeChanges(),
+      ...(usage ? { usage } : {}),
     };
     if (status === 'fail' && failureReason) result.failureReason = failureReason;
     return result;

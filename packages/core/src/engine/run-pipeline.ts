@@ -18,7 +18,8 @@ import type { RunEvent } from './events.js';
 import { Interrupted } from './execute-node.js';
 import { retryTarget, runNodeStep, type StepEnvironment, type StepResult } from './node-step.js';
 import { createBranchRunner } from './run-branch.js';
-import type { Handler } from './handler.js';
+import type { Arrival, Handler, RunView } from './handler.js';
+import { usageToFile, type TokenUsage } from './usage.js';
 import type { HandlerRegistry } from './handler-registry.js';
 import type { JsonValue } from './outcome.js';
 import type { ProgressStore } from './node-progress.js';
@@ -80,6 +81,8 @@ export interface RunResult {
   durationMs: number;
   /** True when `resumePipeline` found the run already finished and ran nothing. */
   alreadyFinished?: boolean;
+  /** Tokens the run's LLM stages used (every process that ran it), when any reported usage. */
+  usage?: TokenUsage;
 }
 
 /** Thrown before a run starts when a node has no handler. Code `ORCH_NO_HANDLER` (or `ORCH_NO_BACKEND` for LLM stages). */
@@ -195,6 +198,11 @@ export async function runPipeline(graph: Graph, options: RunOptions = {}): Promi
   }
 }
 
+/** A run's id: its directory's name. */
+function runIdOf(logsRoot: string): string {
+  return logsRoot.split(/[\\/]/).pop() ?? logsRoot;
+}
+
 /** Starts the runs that `loop_restart` edges ask for until one ends for good. */
 async function followRestarts(plan: Plan, options: RunOptions, events: EventBus, first: RunResult | Restart): Promise<RunResult> {
   let ended = first;
@@ -207,7 +215,7 @@ async function startRun(plan: Plan, options: RunOptions, events: EventBus, logsR
   const { graph } = plan;
   const manifest: Manifest = {
     format: 'orchestra.run/1',
-    run_id: logsRoot.split(/[\\/]/).pop() ?? logsRoot,
+    run_id: runIdOf(logsRoot),
     pipeline: graph.name,
     goal: graph.attributes.goal ?? '',
     source_file: options.sourceFile ?? null,
@@ -241,6 +249,7 @@ function resultOf(session: Session, status: RunResult['status']): RunResult {
     ...(state.failureReason ? { failureReason: state.failureReason } : {}),
     retries: state.totalRetries,
     durationMs: performance.now() - session.started,
+    ...(state.usage ? { usage: state.usage } : {}),
   };
 }
 
@@ -253,11 +262,12 @@ function finish(session: Session, status: 'completed' | 'failed', failureReason:
   if (lastNode !== undefined) events.emit({ type: 'checkpoint.saved', nodeId: lastNode, completedNodes: state.completedNodes.length, file: true });
   const durationMs = performance.now() - session.started;
   const nodesRun = state.completedNodes.length;
+  const usage = state.usage ? { usage: state.usage } : {};
   if (status === 'completed') {
-    events.emit({ type: 'pipeline.completed', status: 'success', durationMs, nodesRun, retries: state.totalRetries });
+    events.emit({ type: 'pipeline.completed', status: 'success', durationMs, nodesRun, retries: state.totalRetries, ...usage });
     return resultOf(session, 'success');
   }
-  events.emit({ type: 'pipeline.failed', failureReason: failureReason ?? 'failed', durationMs, nodesRun, retries: state.totalRetries });
+  events.emit({ type: 'pipeline.failed', failureReason: failureReason ?? 'failed', durationMs, nodesRun, retries: state.totalRetries, ...usage });
   return resultOf(session, 'fail');
 }
 
@@ -328,6 +338,13 @@ async function drive(session: Session): Promise<RunResult | Restart> {
   const { plan, options, context, state, events, recorder } = session;
   const { graph } = plan;
   const signal = options.signal ?? new AbortController().signal;
+  const run: RunView = {
+    id: runIdOf(session.logsRoot),
+    logsRoot: session.logsRoot,
+    completedNodes: state.completedNodes,
+    nodeOutcomes: state.nodeOutcomes,
+    resumedAfter: state.completedNodes.length,
+  };
   const base = {
     graph,
     handlers: plan.handlers,
@@ -337,8 +354,12 @@ async function drive(session: Session): Promise<RunResult | Restart> {
     random: options.random ?? Math.random,
     workdir: options.workdir ?? process.cwd(),
     progress: progressStore(session),
+    run,
   };
   const env: StepEnvironment = { ...base, signal, runBranch: createBranchRunner(base, plan.branchBoundaries) };
+  // The edge taken before a stop is not recorded: a resumed run takes the first edge between the two nodes.
+  const resumedEdge = state.currentNode === null ? undefined : graph.edges.find((e) => e.from === state.currentNode && e.to === state.nextNode);
+  let arrival: Arrival = resumedEdge ? { from: state.currentNode, edge: resumedEdge } : { from: state.currentNode };
 
   while (state.nextNode !== null) {
     if (signal.aborted) return interrupt(session, abortReason(signal));
@@ -351,13 +372,14 @@ async function drive(session: Session): Promise<RunResult | Restart> {
       if (gates.failure) return finish(session, 'failed', gates.failure);
       if (gates.jumpTo) {
         state.nextNode = gates.jumpTo;
+        arrival = { from: state.currentNode };
         continue;
       }
     }
 
     let step: StepResult;
     try {
-      step = await runNodeStep(env, node, context, state.completedNodes.length);
+      step = await runNodeStep(env, node, context, state.completedNodes.length, arrival);
     } catch (error) {
       if (error instanceof Interrupted) {
         context.rollback(); // the node did not complete: nothing of it is kept
@@ -409,9 +431,11 @@ async function drive(session: Session): Promise<RunResult | Restart> {
       ...(failureReason ? { failure_reason: failureReason } : {}),
       ...(logs.length ? { logs } : {}),
       ...(restartTo ? { restarted_to: restartTo } : {}),
+      ...(outcome.usage ? { usage: usageToFile(outcome.usage) } : {}),
     };
     recorder.appendJournal(entry);
     applyEntry(state, entry);
+    arrival = step.next?.edge ? { from: node.id, edge: step.next.edge } : { from: node.id };
 
     if (restartTo !== undefined && next !== null) {
       recorder.checkpoint(state, context, true);

@@ -5,8 +5,10 @@ import type { JournalEntry } from '../run/journal.js';
 import { LineAppender, RUN_FILES, stageDirectory } from '../run/run-files.js';
 import type { EngineState } from './engine-state.js';
 import type { EventBus } from './event-bus.js';
+import { TRANSIENT_EVENT_TYPES } from './events.js';
 import { toStatusFile, type Outcome } from './outcome.js';
 import type { RunContext } from './run-context.js';
+import { usageToFile } from './usage.js';
 
 /**
  * Writes a run's durable state: `events.jsonl` (every event), `journal.jsonl`
@@ -38,6 +40,7 @@ export class RunRecorder {
     this.journal = new LineAppender(join(logsRoot, RUN_FILES.journal), syncEveryNode);
     this.eventLog = new LineAppender(join(logsRoot, RUN_FILES.events));
     this.unsubscribe = events.on((event) => {
+      if (TRANSIENT_EVENT_TYPES.has(event.type)) return; // streamed tokens: listeners only
       this.pendingEvents.push(JSON.stringify(event));
       if (event.type === 'human.interaction') {
         // Every question and answer, also in a file of their own, written at once (answers are precious).
@@ -139,5 +142,6 @@ export function checkpointOf(state: EngineState, context: RunContext): Checkpoin
     failure_reason: state.failureReason,
     restarted_to: state.restartedTo,
     node_progress: { ...state.nodeProgress },
+    ...(state.usage ? { token_usage: usageToFile(state.usage) } : {}),
   };
 }

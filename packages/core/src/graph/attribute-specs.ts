@@ -21,6 +21,9 @@ export const FIDELITY_MODES = ['full', 'truncate', 'compact', 'summary:low', 'su
 /** Retry policy presets (spec §3.6), selectable with `retry_policy` / `default_retry_policy`. */
 export const RETRY_POLICY_NAMES = ['none', 'standard', 'aggressive', 'linear', 'patient'] as const;
 
+/** LLM stage backends (`agent.backend`, an orchestra extension). */
+export const AGENT_BACKENDS = ['chat', 'agent', 'cli'] as const;
+
 /** Reasoning effort levels (spec §2.6). */
 export const REASONING_EFFORTS = ['low', 'medium', 'high'] as const;
 
@@ -41,17 +44,18 @@ const spec = (
 export const ATTRIBUTE_SPECS: readonly AttributeSpec[] = [
   spec('graph', 'goal', 'string', '""', 'Goal of the pipeline; `$goal` in prompts expands to it; mirrored into the context as `graph.goal`.'),
   spec('graph', 'label', 'string', '""', 'Display name of the graph.'),
-  spec('graph', 'model_stylesheet', 'string', '""', 'CSS-like rules that set `llm_model`, `llm_provider`, `reasoning_effort` per node.'),
+  spec('graph', 'model_stylesheet', 'string', '""', 'CSS-like rules that set `llm_model`, `llm_provider`, `reasoning_effort`, `agent.backend` per node.'),
   spec('graph', 'default_max_retries', 'integer', '0', 'Retries for nodes that omit `max_retries`.'),
   spec('graph', 'default_max_retry', 'integer', '0', 'Legacy alias of `default_max_retries`.'),
   spec('graph', 'default_retry_policy', 'string', 'unset', 'Retry preset for nodes that set neither `retry_policy` nor `max_retries` (orchestra extension).', RETRY_POLICY_NAMES),
   spec('graph', 'retry_target', 'string', '""', 'Node to jump to when the exit is reached with unsatisfied goal gates.'),
   spec('graph', 'fallback_retry_target', 'string', '""', 'Second choice when `retry_target` is missing or invalid.'),
   spec('graph', 'default_fidelity', 'string', '""', 'Default context fidelity mode; empty means unset (runtime fallback `compact`).', FIDELITY_MODES),
+  spec('graph', 'thread_id', 'string', '""', 'Default thread for nodes under `full` fidelity that name none (spec §5.4 "graph-level default thread").'),
   spec('graph', 'stack.child_dotfile', 'string', '""', 'Child pipeline file for a supervisor loop.'),
   spec('graph', 'stack.child_workdir', 'string', 'cwd', 'Working directory of the child pipeline.'),
-  spec('graph', 'tool_hooks.pre', 'string', '""', 'Shell command run before each tool call.'),
-  spec('graph', 'tool_hooks.post', 'string', '""', 'Shell command run after each tool call.'),
+  spec('graph', 'tool_hooks.pre', 'string', '""', 'Shell command run before each agent tool call; non-zero exit skips the call (spec §9.7).'),
+  spec('graph', 'tool_hooks.post', 'string', '""', 'Shell command run after each agent tool call (spec §9.7).'),
 
   spec('node', 'label', 'string', 'node id', 'Display name; the prompt when `prompt` is empty.'),
   spec('node', 'shape', 'string', 'box', 'Graphviz shape; decides the handler unless `type` is set.'),
@@ -68,9 +72,14 @@ export const ATTRIBUTE_SPECS: readonly AttributeSpec[] = [
   spec('node', 'timeout', 'duration', 'unset', 'Longest the node may run (`250ms`, `900s`, `15m`, `2h`, `1d`).'),
   spec('node', 'llm_model', 'string', 'inherited', 'Model identifier; the stylesheet may supply it.'),
   spec('node', 'llm_provider', 'string', 'auto-detected', 'Provider key; the stylesheet may supply it.'),
-  spec('node', 'reasoning_effort', 'string', 'high', 'Reasoning depth.', REASONING_EFFORTS),
+  spec('node', 'reasoning_effort', 'string', 'unset', 'Reasoning depth. Sent to the model only when set here, by the stylesheet or by a model alias (the spec\'s default `high` would be refused by models without reasoning).', REASONING_EFFORTS),
   spec('node', 'auto_status', 'boolean', 'false', 'When the handler writes no status, record SUCCESS.'),
   spec('node', 'agent.mode', 'string', 'single', 'LLM stage: `single` (one call) or `interactive` (a conversation with the human, ended by `/done`, `/approve` or `/reject`). Orchestra extension.', ['single', 'interactive']),
+  spec('node', 'agent.backend', 'string', 'configured', 'LLM stage backend: `chat` (one model call, streamed), `agent` (a tool-calling loop over workspace tools) or `cli` (a configured command such as `claude -p`). The stylesheet may set it; `--backend` overrides it for one run; unset, `defaults.backend` in orchestra.yaml applies, else `chat`. Orchestra extension.', AGENT_BACKENDS),
+  spec('node', 'agent.max_turns', 'integer', '20', 'Agent backend: most model calls in one stage (or one conversation turn) before it stops. Orchestra extension.'),
+  spec('node', 'agent.tools', 'string', 'configured', 'Agent backend: comma-separated workspace tools (`read_file`, `write_file`, `edit_file`, `list_files`, `search_text`, `run_command`). Orchestra extension.'),
+  spec('node', 'tool_hooks.pre', 'string', '""', 'Shell command run before each of this node\'s tool calls (overrides the graph\'s); non-zero exit skips the call.'),
+  spec('node', 'tool_hooks.post', 'string', '""', 'Shell command run after each of this node\'s tool calls (overrides the graph\'s).'),
   spec('node', 'human.timeout', 'duration', 'unset', 'Human gate or interactive stage: how long to wait for an answer.'),
   spec('node', 'human.default_choice', 'string', '""', 'Human gate: the choice (key, label or target id) taken when the wait times out.'),
   spec('node', 'human.input', 'string', 'choice', 'Human gate: `choice` (pick an outgoing edge) or `freeform` (free text into `human.gate.text`).', ['choice', 'freeform']),

@@ -1,6 +1,43 @@
-import type { GraphNode } from '../graph/model.js';
+import type { Graph, GraphNode } from '../graph/model.js';
+import type { ToolCallStatus } from '../engine/events.js';
+import type { RunView } from '../engine/handler.js';
 import type { Outcome } from '../engine/outcome.js';
 import type { RunContext } from '../engine/run-context.js';
+import type { TokenUsage } from '../engine/usage.js';
+import type { Fidelity } from './fidelity.js';
+
+/** One finished LLM call, as a backend reports it. */
+export interface LlmCall {
+  /** The model that answered (as the provider names it, when it says). */
+  model: string;
+  durationMs: number;
+  usage?: TokenUsage;
+}
+
+/** One finished tool call of an agent, as a backend reports it. */
+export interface ToolCallReport {
+  tool: string;
+  callId: string;
+  status: ToolCallStatus;
+  durationMs: number;
+  /** A one-line summary: the path, the command. */
+  detail?: string;
+}
+
+/**
+ * What a backend tells the stage while it works. The handler turns each
+ * report into a run event (`llm.delta`, `llm.response`, `agent.tool_call`)
+ * and sums the usage into the node's outcome. Every method is optional to
+ * call; none throws.
+ */
+export interface LlmReporter {
+  /** A piece of the reply as it streams in. */
+  delta(text: string): void;
+  /** A call finished. */
+  response(call: LlmCall): void;
+  /** A tool call finished. */
+  toolCall(report: ToolCallReport): void;
+}
 
 /** What a backend gets for one LLM stage. */
 export interface CodergenRequest {
@@ -8,13 +45,32 @@ export interface CodergenRequest {
   prompt: string;
   context: RunContext;
   signal: AbortSignal;
+  /** The node's stage directory (`<run>/<node id>`), for files the backend keeps. */
+  stageDir: string;
+  /** Where commands run: the directory orchestra was started from. */
+  workdir: string;
+  /** The run the stage belongs to (for a context preamble). */
+  run: RunView;
+  /** How much of the run the stage carries (spec §5.4), resolved from the edge, node and graph. */
+  fidelity: Fidelity;
+  /** Where streaming pieces, finished calls and tool calls go. */
+  report: LlmReporter;
 }
 
 /**
  * Runs one LLM stage (spec §4.5): returns the response text, or a full
- * outcome when the backend decides the routing itself. The coming `@orchestra/llm`
- * will provide LangChain-backed implementations; core ships the simulation.
+ * outcome when the backend decides the routing itself. `@orchestra/llm`
+ * provides LangChain-backed implementations; core ships the simulation.
  */
 export interface CodergenBackend {
   run(request: CodergenRequest): Promise<string | Outcome>;
+  /**
+   * Why this backend cannot run `node` (a missing model, API key or
+   * command), checked for every LLM stage before the run starts so the run
+   * is refused up front with the message; `undefined` when it can.
+   */
+  cannotRun?(node: GraphNode, graph: Graph): string | undefined;
 }
+
+/** A reporter that drops everything (for calling a backend outside a run). */
+export const silentReporter: LlmReporter = { delta() {}, response() {}, toolCall() {} };

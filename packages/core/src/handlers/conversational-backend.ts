@@ -1,5 +1,8 @@
-import type { GraphNode } from '../graph/model.js';
+import type { Graph, GraphNode } from '../graph/model.js';
+import type { RunView } from '../engine/handler.js';
 import type { RunContext } from '../engine/run-context.js';
+import type { LlmReporter } from './codergen-backend.js';
+import type { Fidelity } from './fidelity.js';
 
 /** One message of a conversation: the human's (the composed prompt, then each reply) or the agent's. */
 export interface ConversationMessage {
@@ -14,6 +17,19 @@ export interface ConversationStart {
   prompt: string;
   context: RunContext;
   signal: AbortSignal;
+  /** The node's stage directory (`<run>/<node id>`), for files the backend keeps. */
+  stageDir: string;
+  /** Where commands run: the directory orchestra was started from. */
+  workdir: string;
+  /** The run the stage belongs to (for a context preamble). */
+  run: RunView;
+  /** How much of the run the conversation starts with (spec §5.4). */
+  fidelity: Fidelity;
+  /**
+   * Where streaming pieces, finished calls and tool calls go, for every
+   * message of the conversation (the handler knows which turn it is).
+   */
+  report: LlmReporter;
 }
 
 /**
@@ -32,18 +48,25 @@ export interface Conversation {
    * replies may differ); the handler says so.
    */
   restore?(messages: readonly ConversationMessage[]): void | Promise<void>;
-  /** Releases what the conversation holds; called once the node is done with it. */
-  close?(): void | Promise<void>;
+  /**
+   * Releases what the conversation holds; called once the node is done with
+   * it. `ended`: the conversation ended with a command (`/done`, `/approve`,
+   * `/reject`), so a backend that keeps sessions for `full` fidelity may keep
+   * it; otherwise (an error, a stop) it was cut short.
+   */
+  close?(ended: boolean): void | Promise<void>;
 }
 
 /**
  * Holds multi-turn conversations for interactive nodes: the counterpart of
  * {@link CodergenBackend}'s single-shot `run`. A backend may implement both.
- * The coming `@orchestra/llm` will provide LangChain-backed implementations; core ships the
+ * `@orchestra/llm` provides LangChain-backed implementations; core ships the
  * simulation.
  */
 export interface ConversationalBackend {
   startConversation(request: ConversationStart): Conversation | Promise<Conversation>;
+  /** Why this backend cannot hold `node`'s conversation (see `CodergenBackend.cannotRun`); `undefined` when it can. */
+  cannotRun?(node: GraphNode, graph: Graph): string | undefined;
 }
 
 /** Whether a backend can hold conversations. */

@@ -16,13 +16,22 @@ import {
   type ConversationTurn,
 } from './conversation-progress.js';
 import type { Conversation, ConversationalBackend } from './conversational-backend.js';
+import { resolveFidelity } from './fidelity.js';
+import { createStageReporter, withSpentUsage } from './stage-reporter.js';
 
 /** The transcript file of an interactive node, in its stage directory. */
 export const CONVERSATION_FILE = 'conversation.md';
 
-/** Sends a message and announces the reply (`turn`: the agent message's number). */
-async function reply(input: HandlerInput, conversation: Conversation, message: string, turn: number, replayed = false): Promise<string> {
-  const text = await conversation.send(message, { signal: input.signal });
+/** One attempt's conversation, and the turn the agent is replying to (for the reports of the call under way). */
+interface Talk {
+  conversation: Conversation;
+  turn: { current: number | undefined };
+}
+
+/** Sends a message and announces the reply (`turn`: the agent message's number; streamed pieces and usage are reported under it). */
+async function reply(input: HandlerInput, talk: Talk, message: string, turn: number, replayed = false): Promise<string> {
+  talk.turn.current = turn;
+  const text = await talk.conversation.send(message, { signal: input.signal });
   input.emit({ type: 'conversation.reply', nodeId: input.node.id, turn, replayed });
   return text;
 }
@@ -33,7 +42,8 @@ async function reply(input: HandlerInput, conversation: Conversation, message: s
  * the backend without calling the model when the backend can, else sends the
  * human messages again (and says so). Returns the agent message to show.
  */
-async function resumeConversation(input: HandlerInput, interviewer: Interviewer, conversation: Conversation, saved: ConversationProgress): Promise<string> {
+async function resumeConversation(input: HandlerInput, interviewer: Interviewer, talk: Talk, saved: ConversationProgress): Promise<string> {
+  const { conversation } = talk;
   const { node, emit } = input;
   const done = saved.turns.length;
   const last = saved.turns.at(-1);
@@ -48,15 +58,15 @@ async function resumeConversation(input: HandlerInput, interviewer: Interviewer,
       interviewer.inform?.(`resuming the conversation at turn ${done + 1}${restored}`, node.id);
     }
     if (saved.pending !== null) return saved.pending;
-    return last ? reply(input, conversation, last.human, done + 1) : reply(input, conversation, saved.prompt, 1);
+    return last ? reply(input, talk, last.human, done + 1) : reply(input, talk, saved.prompt, 1);
   }
   emit({ type: 'conversation.resumed', nodeId: node.id, turns: done, mode: 'replayed' });
   interviewer.inform?.(
     `this backend cannot restore a conversation: resuming at turn ${done + 1} by sending the ${done + 1} earlier message(s) to the model again; its replies may differ from before`,
     node.id,
   );
-  let latest = await reply(input, conversation, saved.prompt, 1, done > 0 || saved.pending !== null);
-  for (const [i, turn] of saved.turns.entries()) latest = await reply(input, conversation, turn.human, i + 2, i + 1 < done || saved.pending !== null);
+  let latest = await reply(input, talk, saved.prompt, 1, done > 0 || saved.pending !== null);
+  for (const [i, turn] of saved.turns.entries()) latest = await reply(input, talk, turn.human, i + 2, i + 1 < done || saved.pending !== null);
   return latest;
 }
 
@@ -75,6 +85,7 @@ async function resumeConversation(input: HandlerInput, interviewer: Interviewer,
  */
 export function createInteractiveHandler(backend: ConversationalBackend, interviewer: Interviewer): Handler {
   return {
+    cannotRun: backend.cannotRun ? (node, graph) => backend.cannotRun?.(node, graph) : undefined,
     async execute(input) {
       const { node, graph, stageDir, emit } = input;
       let saved: ConversationProgress | undefined;
@@ -93,9 +104,27 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
         writeFileSync(join(stageDir, CONVERSATION_FILE), transcript(pending));
       };
       const timeoutMs = durationAttr(node, 'human.timeout');
-      const conversation = await backend.startConversation({ node, prompt, context: input.context, signal: input.signal });
+      const replying: Talk['turn'] = { current: undefined };
+      const { reporter, usage } = createStageReporter(input, () => replying.current);
+      const spent = () => {
+        const u = usage();
+        return u ? { usage: u } : {};
+      };
+      const conversation = await backend.startConversation({
+        node,
+        prompt,
+        context: input.context,
+        signal: input.signal,
+        stageDir,
+        workdir: input.workdir,
+        run: input.run,
+        fidelity: resolveFidelity(graph, node, input.arrival),
+        report: reporter,
+      });
+      const talk: Talk = { conversation, turn: replying };
+      let ended = false;
       try {
-        let pending = saved ? await resumeConversation(input, interviewer, conversation, saved) : await reply(input, conversation, prompt, 1);
+        let pending = saved ? await resumeConversation(input, interviewer, talk, saved) : await reply(input, talk, prompt, 1);
         for (;;) {
           save(pending);
           const turn = turns.length + 1;
@@ -110,9 +139,10 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
               failureReason: `no reply for ${node.id} at turn ${turn} (input ended or no answers left)`,
               contextUpdates: { 'interactive.history': turns, 'interactive.command': '' },
               retryable: false,
+              ...spent(),
             };
           }
-          if (answer.value === 'TIMEOUT') return { status: 'retry', failureReason: `no reply for ${node.id} within ${node.attributes['human.timeout'] ?? 'the time allowed'}` };
+          if (answer.value === 'TIMEOUT') return { status: 'retry', failureReason: `no reply for ${node.id} within ${node.attributes['human.timeout'] ?? 'the time allowed'}`, ...spent() };
           const text = answer.text ?? answer.value;
           const command = parseConversationCommand(text);
           if (command) {
@@ -120,23 +150,26 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
             writeFileSync(join(stageDir, CONVERSATION_FILE), notes);
             writeFileSync(join(stageDir, 'response.md'), pending);
             emit({ type: 'conversation.ended', nodeId: node.id, turns: turns.length, command: command.command });
+            ended = true;
             const contextUpdates = {
               'interactive.history': turns,
               'interactive.command': command.command.slice(1),
               last_stage: node.id,
               last_response: pending.slice(0, LAST_RESPONSE_LENGTH),
             };
-            if (command.command !== '/reject') return { status: 'success', notes, contextUpdates } satisfies Outcome;
+            if (command.command !== '/reject') return { status: 'success', notes, contextUpdates, ...spent() } satisfies Outcome;
             const reason = `rejected by the human at turn ${turn}${command.note ? `: ${command.note}` : ''}`;
             // A human decision: routed at once, never retried in place.
-            return { status: 'fail', failureReason: reason, notes, contextUpdates, retryable: false } satisfies Outcome;
+            return { status: 'fail', failureReason: reason, notes, contextUpdates, retryable: false, ...spent() } satisfies Outcome;
           }
           turns.push({ agent: pending, human: text });
           save(null);
-          pending = await reply(input, conversation, text, turns.length + 1);
+          pending = await reply(input, talk, text, turns.length + 1);
         }
+      } catch (error) {
+        throw withSpentUsage(error, usage());
       } finally {
-        await conversation.close?.();
+        await conversation.close?.(ended);
       }
     },
   };

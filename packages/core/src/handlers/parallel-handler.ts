@@ -1,3 +1,4 @@
+import { addUsage, type TokenUsage } from '../engine/usage.js';
 import type { BranchResult, Handler } from '../engine/handler.js';
 import type { JsonValue } from '../engine/outcome.js';
 import { integerAttr } from '../graph/values.js';
@@ -76,6 +77,7 @@ export const parallelHandler: Handler = {
     for (const [index, result] of succeeded) results[index] = result;
     if (policy === 'first_success' && succeeded.size > 0) cancel.abort('a branch succeeded before the run stopped');
     const waiting: AnswerLater[] = [];
+    let usage: TokenUsage | undefined; // tokens of the branches run now (saved ones were counted when they ran)
     let nextIndex = 0;
     const worker = async (): Promise<void> => {
       while (nextIndex < branches.length && !branchSignal.aborted) {
@@ -96,6 +98,7 @@ export const parallelHandler: Handler = {
           continue;
         }
         const result = results[index] as BranchResult;
+        usage = addUsage(usage, result.usage);
         emit({ type: 'parallel.branch_completed', nodeId: node.id, branch, index, status: result.status, durationMs: performance.now() - branchStarted });
         if (result.status === 'success') {
           succeeded.set(index, result);
@@ -119,18 +122,19 @@ export const parallelHandler: Handler = {
     const joins = fallback ? [fallback] : reached;
     const contextUpdates = { 'parallel.results': finished.map(toJson) };
     const summary = `${successCount} of ${branches.length} branches succeeded`;
+    const spent = usage ? { usage } : {};
     emit({ type: 'parallel.completed', nodeId: node.id, durationMs: performance.now() - started, successCount, failureCount });
 
     if (joins.length !== 1) {
       const where = joins.length ? `they stopped at ${joins.join(', ')}` : 'no fan-in node follows them';
-      return { status: 'fail', contextUpdates, failureReason: `the branches of ${node.id} do not meet at one fan-in node (${where})` };
+      return { status: 'fail', contextUpdates, failureReason: `the branches of ${node.id} do not meet at one fan-in node (${where})`, ...spent };
     }
     const join = joins[0] as string;
     if (policy === 'first_success') {
       return successCount > 0
-        ? { status: 'success', contextUpdates, notes: summary, nextNode: join }
-        : { status: 'fail', contextUpdates, failureReason: `no branch of ${node.id} succeeded` };
+        ? { status: 'success', contextUpdates, notes: summary, nextNode: join, ...spent }
+        : { status: 'fail', contextUpdates, failureReason: `no branch of ${node.id} succeeded`, ...spent };
     }
-    return { status: failureCount === 0 ? 'success' : 'partial_success', contextUpdates, notes: summary, nextNode: join };
+    return { status: failureCount === 0 ? 'success' : 'partial_success', contextUpdates, notes: summary, nextNode: join, ...spent };
   },
 };

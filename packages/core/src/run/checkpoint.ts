@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { OrchestraError } from '../errors.js';
 import { STAGE_STATUSES, type JsonValue } from '../engine/outcome.js';
+import { TokenUsageFileSchema } from '../engine/usage.js';
 import { RUN_FILES, writeFileAtomic } from './run-files.js';
 
 /** Where a run stands, as `checkpoint.json` records it. */
@@ -36,6 +37,8 @@ export const CheckpointSchema = z.object({
   restarted_to: z.string().nullable(),
   /** Progress of nodes that were running (an interactive node's conversation so far), by node id. */
   node_progress: jsonRecord.default({}),
+  /** Tokens the run's LLM stages used up to `journal_seq` (absent before any reported usage). */
+  token_usage: TokenUsageFileSchema.optional(),
 });
 
 /** The checkpoint as read (`node_progress` is optional in older files). */

@@ -2,6 +2,7 @@ import { readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { STAGE_STATUSES, type JsonValue } from '../engine/outcome.js';
+import { TokenUsageFileSchema } from '../engine/usage.js';
 import { RUN_FILES } from './run-files.js';
 
 /**
@@ -27,6 +28,8 @@ export const JournalEntrySchema = z.object({
   logs: z.array(z.string()).optional(),
   /** With `end: "restarted"`: the run directory that continues the run. */
   restarted_to: z.string().optional(),
+  /** Tokens the node's LLM calls used, when it made any. */
+  usage: TokenUsageFileSchema.optional(),
 });
 
 /** A journal line. */

@@ -25,8 +25,8 @@ export type StylesheetParseResult = { ok: true; stylesheet: Stylesheet } | { ok:
  * Parses a model stylesheet (spec §8.2): rules of `selector { property: value; ... }`
  * with selectors `*`, a shape name, `.class` or `#id`. `/* ... *\/` comments are
  * allowed, and class names may also hold capitals and `_` (a superset of the
- * spec's `[a-z0-9-]+`, so every `class` attribute value can be selected). Properties other than `llm_model`, `llm_provider` and
- * `reasoning_effort` are errors, so typos do not pass silently.
+ * spec's `[a-z0-9-]+`, so every `class` attribute value can be selected). Properties other than `llm_model`, `llm_provider`,
+ * `reasoning_effort` and orchestra's `agent.backend` are errors, so typos do not pass silently.
  */
 export function parseStylesheet(source: string): StylesheetParseResult {
   try {

@@ -1,5 +1,5 @@
-/** The properties a model stylesheet may set (spec §8.4). */
-export const STYLESHEET_PROPERTIES = ['llm_model', 'llm_provider', 'reasoning_effort'] as const;
+/** The properties a model stylesheet may set (spec §8.4, plus orchestra's `agent.backend`). */
+export const STYLESHEET_PROPERTIES = ['llm_model', 'llm_provider', 'reasoning_effort', 'agent.backend'] as const;
 
 /** A property a model stylesheet may set. */
 export type StylesheetProperty = (typeof STYLESHEET_PROPERTIES)[number];
