@@ -61,7 +61,8 @@ export {
 export { LAST_RESPONSE_LENGTH, createCodergenHandler } from './handlers/codergen-handler.js';
 export { composePrompt } from './handlers/compose-prompt.js';
 export { conditionalHandler, exitHandler, startHandler } from './handlers/noop-handlers.js';
-export { killRunningTools, toolHandler } from './handlers/tool-handler.js';
+export { toolHandler } from './handlers/tool-handler.js';
+export { killRunningTools, trackProcessGroup } from './handlers/process-groups.js';
 export { contextEnvName, toolEnvironment } from './handlers/tool-environment.js';
 export { createDefaultRegistry, createLlmHandler } from './handlers/default-registry.js';
 export { DEFAULT_MAX_PARALLEL, JOIN_POLICIES, parallelHandler } from './handlers/parallel-handler.js';

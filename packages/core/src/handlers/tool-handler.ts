@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Handler } from '../engine/handler.js';
+import { trackProcessGroup } from './process-groups.js';
 import { toolEnvironment } from './tool-environment.js';
 
 /** Most stdout kept for `tool.output` (the full text is in `stdout.log`). */
@@ -11,23 +12,6 @@ export const STDERR_TAIL = 2000;
 /** Grace between SIGTERM and SIGKILL when a command is stopped. */
 export const KILL_GRACE_MS = 2000;
 
-/** Process groups of tool commands still running, for {@link killRunningTools}. */
-const running = new Set<number>();
-
-/**
- * Kills every tool command still running (SIGKILL to its process group).
- * For a process about to exit without waiting for its run to stop.
- */
-export function killRunningTools(): void {
-  for (const pid of running) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  running.clear();
-}
 
 interface CommandResult {
   code: number | null;
@@ -40,7 +24,7 @@ interface CommandResult {
 function runCommand(command: string, cwd: string, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('/bin/sh', ['-c', command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (child.pid !== undefined) running.add(child.pid);
+    const untrack = child.pid === undefined ? () => {} : trackProcessGroup(child.pid);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -63,12 +47,12 @@ function runCommand(command: string, cwd: string, env: NodeJS.ProcessEnv, signal
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
     child.on('error', (error) => {
-      if (child.pid !== undefined) running.delete(child.pid);
+      untrack();
       signal.removeEventListener('abort', onAbort);
       reject(error);
     });
     child.on('close', (code, sig) => {
-      if (child.pid !== undefined) running.delete(child.pid);
+      untrack();
       signal.removeEventListener('abort', onAbort);
       if (killTimer) clearTimeout(killTimer);
       if (aborted) killGroup('SIGKILL'); // anything the shell left behind
