@@ -42,6 +42,8 @@ export interface LlmReporter {
 /** What a backend gets for one LLM stage. */
 export interface CodergenRequest {
   node: GraphNode;
+  /** The pipeline (graph-level settings such as `tool_hooks.pre`). */
+  graph: Graph;
   prompt: string;
   context: RunContext;
   signal: AbortSignal;

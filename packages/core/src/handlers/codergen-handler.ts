@@ -32,6 +32,7 @@ export function createCodergenHandler(backend: CodergenBackend): Handler {
       try {
         result = await backend.run({
           node,
+          graph,
           prompt,
           context,
           signal,

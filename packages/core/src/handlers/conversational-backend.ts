@@ -13,6 +13,8 @@ export interface ConversationMessage {
 /** What a backend gets when an interactive node opens a conversation. */
 export interface ConversationStart {
   node: GraphNode;
+  /** The pipeline (graph-level settings such as `tool_hooks.pre`). */
+  graph: Graph;
   /** The node's composed prompt (the first human message; sent with {@link Conversation.send}). */
   prompt: string;
   context: RunContext;

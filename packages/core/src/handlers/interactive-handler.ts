@@ -112,6 +112,7 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
       };
       const conversation = await backend.startConversation({
         node,
+        graph,
         prompt,
         context: input.context,
         signal: input.signal,

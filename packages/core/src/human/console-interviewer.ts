@@ -8,6 +8,25 @@ import { matchOption, timeoutAnswer, type Answer, type Question } from './questi
 export interface ConsoleStreams {
   input?: Readable;
   output?: Writable;
+  /** How long to wait for an answer when the question sets no timeout (`interviewer.timeout` in orchestra.yaml); default: for ever. */
+  defaultTimeoutMs?: number;
+}
+
+/** An agent reply being shown as it streams in. */
+interface Streaming {
+  key: string;
+  text: string;
+  atLineStart: boolean;
+}
+
+/** Who speaks in a conversation: `[node] agent, turn N:`. */
+function speaker(stage: string, turn: number): string {
+  return `\n[${stage}] agent, turn ${turn}:\n`;
+}
+
+/** The commands hint of a conversation. */
+function commandsHint(): string {
+  return `  (reply to the agent, or ${CONVERSATION_COMMANDS.join(', ')}; end a line with \\ to go on to the next)\n`;
 }
 
 /** An agent message of an interactive node: who speaks, the message indented, and (with `hint`) the commands. */
@@ -17,8 +36,7 @@ function conversationPrompt(question: Question, hint: boolean): string {
     .split('\n')
     .map((line) => `  ${line}`)
     .join('\n');
-  const commands = hint ? `  (reply to the agent, or ${CONVERSATION_COMMANDS.join(', ')}; end a line with \\ to go on to the next)\n` : '';
-  return `\n[${question.stage}] agent, turn ${turn}:\n${body}\n${commands}`;
+  return `${speaker(question.stage, turn)}${body}\n${hint ? commandsHint() : ''}`;
 }
 
 /** Resolves when `previous` settles; rejects with the abort reason if `signal` aborts first. */
@@ -54,10 +72,47 @@ export class ConsoleInterviewer implements Interviewer {
   private readonly hinted = new Set<string>();
   /** Settles when the question being asked is answered. */
   private busy: Promise<void> = Promise.resolve();
+  private readonly defaultTimeoutMs: number | undefined;
+  /** The reply streaming in now, if any. */
+  private streaming: Streaming | undefined;
+  /** Replies shown while they streamed, by `stage#turn`: their question does not show them again. */
+  private readonly streamed = new Map<string, string>();
 
   constructor(streams: ConsoleStreams = {}) {
     this.reader = new LineReader(streams.input ?? process.stdin);
     this.output = streams.output ?? process.stdout;
+    this.defaultTimeoutMs = streams.defaultTimeoutMs;
+  }
+
+  /**
+   * Shows a piece of an interactive node's agent reply as it arrives (the
+   * seed's "agent streams output"): `[node] agent, turn N:` once, then the
+   * text, indented. The question that follows with the whole reply does not
+   * print it again.
+   */
+  streamReply(stage: string, turn: number, text: string): void {
+    const key = `${stage}#${turn}`;
+    if (this.streaming?.key !== key) {
+      this.endStream();
+      this.write(speaker(stage, turn));
+      this.streaming = { key, text: '', atLineStart: true };
+    }
+    const s = this.streaming as Streaming;
+    let out = '';
+    for (const ch of text) {
+      if (s.atLineStart && ch !== '\n') out += '  ';
+      out += ch;
+      s.atLineStart = ch === '\n';
+    }
+    s.text += text;
+    this.streamed.set(key, s.text);
+    this.write(out);
+  }
+
+  /** Ends the line of a reply that was streaming. */
+  private endStream(): void {
+    if (this.streaming && !this.streaming.atLineStart) this.write('\n');
+    this.streaming = undefined;
   }
 
   private write(text: string): void {
@@ -80,11 +135,19 @@ export class ConsoleInterviewer implements Interviewer {
     }
   }
 
-  private async askNow(question: Question, options: AskOptions): Promise<Answer> {
+  private async askNow(asked: Question, options: AskOptions): Promise<Answer> {
+    const question = asked.timeoutMs === undefined && this.defaultTimeoutMs !== undefined ? { ...asked, timeoutMs: this.defaultTimeoutMs } : asked;
     const deadline = question.timeoutMs === undefined ? undefined : Date.now() + question.timeoutMs;
+    const streamedKey = `${question.stage}#${Number(question.metadata.turn ?? 1)}`;
+    const streamed = this.streamed.get(streamedKey);
+    this.endStream();
+    this.streamed.delete(streamedKey);
     if (isConversationQuestion(question)) {
       // The commands are shown at a conversation's first turn, and at the first turn this process shows (a resumed run).
-      this.write(conversationPrompt(question, question.metadata.turn === 1 || !this.hinted.has(question.stage)));
+      const hint = question.metadata.turn === 1 || !this.hinted.has(question.stage);
+      // A reply shown while it streamed is not printed again (an agent's final answer ends what streamed).
+      if (streamed !== undefined && streamed.trimEnd().endsWith(question.text.trimEnd())) this.write(hint ? commandsHint() : '');
+      else this.write(conversationPrompt(question, hint));
       this.hinted.add(question.stage);
     } else {
       this.write(`\n[?] ${question.text}\n`);
@@ -137,6 +200,7 @@ export class ConsoleInterviewer implements Interviewer {
   }
 
   inform(message: string, stage: string): void {
+    this.endStream();
     this.write(`[i] ${stage ? `${stage}: ` : ''}${message}\n`);
   }
 

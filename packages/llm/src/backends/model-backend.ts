@@ -1,0 +1,148 @@
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { StructuredToolInterface } from '@langchain/core/tools';
+import type { CodergenBackend, CodergenRequest, ConversationalBackend, ConversationStart, Graph, GraphNode } from '@orchestra/core';
+import {
+  agentSettings,
+  cliAgentSettings,
+  ModelConfigError,
+  resolveModel,
+  type Env,
+  type LoadedConfig,
+  type ModelFlags,
+  type ResolvedModel,
+} from '../config/index.js';
+import { buildPreamble } from '../fidelity/preamble.js';
+import { ThreadSessions } from '../fidelity/thread-sessions.js';
+import { describeProviderError, type ProviderTarget } from '../errors/provider-error.js';
+import { createChatOpenAI } from '../models/chat-openai.js';
+import { agentKit } from './agent-kit.js';
+import { createCliAgentBackend } from './cli-backend.js';
+import { createLangChainBackend, type StageModel, type StageTools } from './langchain-backend.js';
+
+/** Options of {@link createModelBackend}. */
+export interface ModelBackendOptions {
+  /** The loaded `orchestra.yaml` layers (see `loadConfig`). */
+  config: LoadedConfig;
+  /** Where API keys and `OPENAI_*` come from (default `process.env`). */
+  env?: Env;
+  /** Per-run overrides (`--model`, `--base-url`, `--backend`). */
+  flags?: ModelFlags;
+  /** Builds the chat model for a resolved target; default `ChatOpenAI`. Tests and library users may pass any LangChain chat model. */
+  createModel?: (resolved: ResolvedModel) => BaseChatModel;
+  /** LangChain tools offered to agent stages besides the workspace tools. */
+  tools?: readonly StructuredToolInterface[];
+  /** Sessions for `full` fidelity (one is created otherwise). */
+  sessions?: ThreadSessions;
+  /** A system prompt before each fresh session's preamble. */
+  system?: string;
+}
+
+/** The model backend, plus what it resolved (for `orchestra doctor` and error messages). */
+export interface ModelBackend extends CodergenBackend, ConversationalBackend {
+  /** What a node resolves to (throws `ModelConfigError` when it cannot be resolved). */
+  resolve(node: GraphNode): ResolvedModel;
+}
+
+function targetOf(resolved: ResolvedModel): ProviderTarget {
+  return {
+    provider: resolved.provider.name,
+    baseUrl: resolved.provider.baseUrl,
+    ...(resolved.model ? { model: resolved.model } : {}),
+    ...(resolved.provider.apiKeyEnv ? { apiKeyEnv: resolved.provider.apiKeyEnv } : {}),
+    hasKey: resolved.provider.apiKey !== undefined,
+    modelSource: resolved.sources.model,
+    baseUrlSource: resolved.sources.baseUrl,
+  };
+}
+
+/** A key telling apart the clients two nodes need (same model, endpoint and options share one). */
+function clientKey(resolved: ResolvedModel): string {
+  const { provider } = resolved;
+  return JSON.stringify([resolved.model, provider.name, provider.baseUrl, provider.apiKey, provider.headers, provider.timeoutMs, resolved.reasoningEffort, resolved.temperature, resolved.maxTokens]);
+}
+
+/**
+ * The backend `orchestra run` uses: for each LLM stage it resolves the
+ * backend kind, model and provider from the node, the model stylesheet,
+ * the flags and `orchestra.yaml` (see `resolveModel`), then runs the stage
+ * on the `chat` backend (one streamed call), the `agent` backend (a
+ * tool-calling loop over the workspace tools, the `tools` given here and the
+ * `tool_hooks`) or the `cli` backend (the configured command). Clients are
+ * shared between stages that resolve alike. `cannotRun` refuses a run up
+ * front when a stage has no model, provider, key or command.
+ */
+export function createModelBackend(options: ModelBackendOptions): ModelBackend {
+  const env = options.env ?? process.env;
+  const flags = options.flags ?? {};
+  const createModel = options.createModel ?? createChatOpenAI;
+  const sessions = options.sessions ?? new ThreadSessions();
+  const resolved = new Map<string, ResolvedModel>();
+  const clients = new Map<string, BaseChatModel>();
+
+  const resolve = (node: GraphNode): ResolvedModel => {
+    let r = resolved.get(node.id);
+    if (!r) {
+      r = resolveModel(node, { config: options.config, env, flags });
+      resolved.set(node.id, r);
+    }
+    return r;
+  };
+
+  const stageModel = (node: GraphNode): StageModel => {
+    const r = resolve(node);
+    const key = clientKey(r);
+    let model = clients.get(key);
+    if (!model) {
+      model = createModel(r);
+      clients.set(key, model);
+    }
+    const target = targetOf(r);
+    return { model, name: r.model ?? model.getName(), wrapError: (error) => describeProviderError(error, target) };
+  };
+
+  const agentTools = (request: CodergenRequest | ConversationStart): StageTools | undefined => {
+    if (resolve(request.node).backend !== 'agent') return undefined;
+    return agentKit(request, agentSettings(options.config, request.node), options.tools ?? [], apiKeyVariables(options.config));
+  };
+
+  const langchain = createLangChainBackend({
+    model: stageModel,
+    tools: agentTools,
+    sessions,
+    ...(options.system !== undefined ? { system: options.system } : {}),
+  });
+
+  const cliSettings = cliAgentSettings(options.config);
+  const cli = createCliAgentBackend({
+    command: cliSettings.command ?? [],
+    timeoutMs: cliSettings.timeoutMs,
+    // A CLI agent keeps no session here: `full` gets the most detailed preamble instead.
+    preamble: (request: CodergenRequest | ConversationStart) => buildPreamble({ mode: request.fidelity.mode === 'full' ? 'summary:high' : request.fidelity.mode, run: request.run, context: request.context, nodeId: request.node.id }),
+  });
+
+  const cannotRun = (node: GraphNode, graph: Graph): string | undefined => {
+    try {
+      const r = resolve(node);
+      if (r.backend === 'cli') return cli.cannotRun?.(node, graph);
+      if (r.backend === 'agent') agentSettings(options.config, node);
+      return undefined;
+    } catch (error) {
+      if (error instanceof ModelConfigError) return error.message;
+      throw error;
+    }
+  };
+
+  return {
+    resolve,
+    cannotRun,
+    run: (request) => (resolve(request.node).backend === 'cli' ? cli.run(request) : langchain.run(request)),
+    startConversation: (request) => (resolve(request.node).backend === 'cli' ? cli.startConversation(request) : langchain.startConversation(request)),
+  };
+}
+
+/** Names of the environment variables holding provider keys: never shown to commands the agent runs. */
+function apiKeyVariables(config: LoadedConfig): string[] {
+  const names = new Set(['OPENAI_API_KEY']);
+  for (const provider of Object.values(config.config.providers ?? {})) if (provider?.api_key_env) names.add(provider.api_key_env);
+  return [...names];
+}

@@ -1,0 +1,114 @@
+import { parseDuration, type GraphNode } from '@orchestra/core';
+import { BUILT_IN_PROVIDER, type Backend, type ProviderConfig } from './config-schema.js';
+import { configSource } from './config-source.js';
+import { envValue, type Env } from './env.js';
+import { formatKeyPath } from './key-path.js';
+import type { LoadedConfig } from './load-config.js';
+import { ModelConfigError } from './model-config-error.js';
+import { isKnownProvider, knownProviders } from './provider-names.js';
+import type { ModelFlags, ResolvedModel, ResolvedProvider } from './resolved-model.js';
+
+/** The base URL of the built-in `openai` provider when neither the environment nor a file sets one. */
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+/** The environment variable that overrides the built-in provider's base URL. */
+export const OPENAI_BASE_URL_ENV = 'OPENAI_BASE_URL';
+/** The environment variable the built-in provider reads its key from. */
+export const OPENAI_API_KEY_ENV = 'OPENAI_API_KEY';
+
+/** A provider name and what named it. */
+export interface ProviderChoice {
+  name: string;
+  /** Where the name came from, in words. */
+  source: string;
+  /** True when the node's `llm_provider` attribute named it (the message then blames the attribute). */
+  fromNode: boolean;
+}
+
+/** Inputs of {@link resolveProvider}. */
+export interface ProviderInput {
+  node: GraphNode;
+  config: LoadedConfig;
+  env: Env;
+  flags: ModelFlags;
+  backend: Backend;
+  choice: ProviderChoice;
+}
+
+type ProviderSources = Pick<ResolvedModel['sources'], 'provider' | 'baseUrl' | 'apiKey'>;
+
+function isOpenAiHost(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).hostname === 'api.openai.com';
+  } catch {
+    return false;
+  }
+}
+
+function unknownProvider(input: ProviderInput): ModelConfigError {
+  const { node, config, choice } = input;
+  const namedBy = choice.fromNode ? `${choice.source} names provider ${JSON.stringify(choice.name)}` : `node ${node.id} uses provider ${JSON.stringify(choice.name)} from ${choice.source}`;
+  return new ModelConfigError(
+    'ORCH_NO_PROVIDER',
+    node.id,
+    `${namedBy}, which is not configured (configured: ${knownProviders(config.config).join(', ')}): add ${formatKeyPath(['providers', choice.name, 'base_url'])} to orchestra.yaml, or use one of those`,
+  );
+}
+
+function baseUrlOf(input: ProviderInput, entry: ProviderConfig | undefined): { baseUrl: string; source: string } {
+  const { flags, env, config, choice } = input;
+  if (flags.baseUrl) return { baseUrl: flags.baseUrl, source: '--base-url flag' };
+  if (entry?.base_url) return { baseUrl: entry.base_url, source: configSource(config, ['providers', choice.name, 'base_url']) };
+  const fromEnv = choice.name === BUILT_IN_PROVIDER ? envValue(env, OPENAI_BASE_URL_ENV) : undefined;
+  if (fromEnv) return { baseUrl: fromEnv, source: `environment ${OPENAI_BASE_URL_ENV}` };
+  return { baseUrl: OPENAI_DEFAULT_BASE_URL, source: 'built-in default' };
+}
+
+/** The key's variable: the file's `api_key_env` (null: none), else `OPENAI_API_KEY` for `openai` only. */
+function apiKeyEnvOf(input: ProviderInput, entry: ProviderConfig | undefined): { name?: string; fromFile: boolean } {
+  if (entry && entry.api_key_env !== undefined) return entry.api_key_env === null ? { fromFile: true } : { name: entry.api_key_env, fromFile: true };
+  return input.choice.name === BUILT_IN_PROVIDER ? { name: OPENAI_API_KEY_ENV, fromFile: false } : { fromFile: false };
+}
+
+/**
+ * Resolves a provider name into an endpoint: base URL (`--base-url` → file →
+ * `OPENAI_BASE_URL` for `openai` → the OpenAI URL), key (the value of its
+ * `api_key_env`), headers and timeout. Throws `ORCH_NO_PROVIDER` for a name
+ * neither configured nor built in, and `ORCH_NO_API_KEY` when the key's
+ * variable is unset — except for the built-in `openai` pointed at another
+ * server (a local server needs no key) and for the `cli` backend.
+ */
+export function resolveProvider(input: ProviderInput): { provider: ResolvedProvider; sources: ProviderSources } {
+  const { node, config, env, choice, backend } = input;
+  if (!isKnownProvider(config.config, choice.name)) throw unknownProvider(input);
+  const entry = Object.hasOwn(config.config.providers ?? {}, choice.name) ? config.config.providers?.[choice.name] : undefined;
+  const { baseUrl, source: baseUrlSource } = baseUrlOf(input, entry);
+  const keyEnv = apiKeyEnvOf(input, entry);
+  const provider: ResolvedProvider = { name: choice.name, baseUrl, headers: { ...entry?.headers } };
+  const timeoutMs = entry?.timeout === undefined ? undefined : parseDuration(entry.timeout);
+  if (timeoutMs !== undefined) provider.timeoutMs = timeoutMs;
+
+  let apiKeySource: string;
+  if (keyEnv.name === undefined) {
+    apiKeySource = `provider ${choice.name} sets no api_key_env`;
+  } else {
+    provider.apiKeyEnv = keyEnv.name;
+    const key = envValue(env, keyEnv.name);
+    if (key !== undefined) {
+      provider.apiKey = key;
+      apiKeySource = `environment ${keyEnv.name}`;
+    } else if (backend === 'cli') {
+      apiKeySource = `${keyEnv.name} is not set; the cli backend does not use it`;
+    } else if (!keyEnv.fromFile && !isOpenAiHost(baseUrl)) {
+      apiKeySource = `${keyEnv.name} is not set; not needed for ${baseUrl} (not api.openai.com)`;
+    } else {
+      const path = ['providers', choice.name, 'api_key_env'];
+      const where = keyEnv.fromFile ? config.where(path) : undefined;
+      throw new ModelConfigError(
+        'ORCH_NO_API_KEY',
+        node.id,
+        `node ${node.id} uses provider ${choice.name} (${baseUrl}), which needs an API key: set the environment variable ${keyEnv.name}${where ? ` (${formatKeyPath(path)} at ${where})` : ''}`,
+      );
+    }
+  }
+  return { provider, sources: { provider: choice.source, baseUrl: baseUrlSource, apiKey: apiKeySource } };
+}

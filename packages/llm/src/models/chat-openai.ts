@@ -1,0 +1,30 @@
+import { ChatOpenAI } from '@langchain/openai';
+import type { ResolvedModel } from '../config/index.js';
+
+/** Per-request timeout when the provider sets none. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;
+
+/** What the client sends as a key to a server that needs none (the OpenAI client insists on one). */
+export const NO_KEY = 'no-key-needed';
+
+/**
+ * The `ChatOpenAI` client for a resolved model: its base URL, key and headers,
+ * no retries of its own (the engine retries under the node's retry policy,
+ * honouring `Retry-After`), usage reported on streamed replies, and the
+ * reasoning effort, temperature and token limit only when set.
+ */
+export function createChatOpenAI(resolved: ResolvedModel): ChatOpenAI {
+  const { provider } = resolved;
+  return new ChatOpenAI({
+    model: resolved.model ?? '',
+    apiKey: provider.apiKey ?? NO_KEY,
+    configuration: { baseURL: provider.baseUrl, ...(Object.keys(provider.headers).length ? { defaultHeaders: provider.headers } : {}) },
+    maxRetries: 0,
+    timeout: provider.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    // Not `streaming: true`: with it `invoke` estimates tokens with tiktoken, which downloads its tables. We call `stream`.
+    streamUsage: true,
+    ...(resolved.temperature !== undefined ? { temperature: resolved.temperature } : {}),
+    ...(resolved.maxTokens !== undefined ? { maxTokens: resolved.maxTokens } : {}),
+    ...(resolved.reasoningEffort ? { reasoning: { effort: resolved.reasoningEffort } } : {}),
+  });
+}

@@ -1,0 +1,193 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import { trackProcessGroup } from '@orchestra/core';
+import { CappedOutput } from './capped-output.js';
+import { ProcessStartError } from './process-start-error.js';
+
+/** Most bytes of stdout, and of stderr, kept when nothing says otherwise (1 MiB each). */
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+/** Grace between SIGTERM and SIGKILL when a process group is stopped. */
+export const KILL_GRACE_MS = 2000;
+/**
+ * How long, after the command itself has exited, its output pipes may stay
+ * open (held by a process that left its group) before they are closed.
+ */
+export const DRAIN_MS = 2000;
+
+/** What {@link runProcess} runs, and how. */
+export interface RunProcessOptions {
+  /** The program and its arguments; run without a shell (`argv[0]` is looked up on `PATH`). */
+  argv: readonly string[];
+  cwd: string;
+  /** The complete environment of the process. */
+  env: NodeJS.ProcessEnv;
+  /** Written to the process's stdin, which is then closed; without it stdin is `/dev/null`. */
+  stdin?: string;
+  /** Stops the process group after this long (`timedOut` in the result). */
+  timeoutMs?: number;
+  /** Stops the process group when aborted (`aborted` in the result). */
+  signal?: AbortSignal;
+  /** Most bytes kept of stdout and of stderr, each (default {@link DEFAULT_MAX_OUTPUT_BYTES}). */
+  maxOutputBytes?: number;
+  /** Receives stdout as it arrives (whole UTF-8 characters, up to `maxOutputBytes`). Must not throw. */
+  onStdout?: (chunk: string) => void;
+}
+
+/** How a process ended. */
+export interface ProcessResult {
+  /** The exit code; null when a signal ended it. */
+  exitCode: number | null;
+  /** The signal that ended it, if one did. */
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Stopped because `timeoutMs` passed. */
+  timedOut: boolean;
+  /** Stopped because `signal` was aborted (or never started: it was aborted already). */
+  aborted: boolean;
+  /** stdout or stderr went past `maxOutputBytes` and was cut. */
+  truncated: boolean;
+  durationMs: number;
+}
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is gone already
+  }
+}
+
+function notStarted(): ProcessResult {
+  return { exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, aborted: true, truncated: false, durationMs: 0 };
+}
+
+/**
+ * Runs a program (no shell: `argv` is passed as it is) as the leader of its
+ * own process group, tracked with core's `trackProcessGroup` so orchestra's
+ * forced exit (`killRunningTools`) stops it too. On timeout or abort the whole
+ * group gets SIGTERM, then SIGKILL after {@link KILL_GRACE_MS}: children and
+ * grandchildren included. When the program exits, whatever it left running in
+ * its group (background jobs) is killed as well, so nothing started on the
+ * run's behalf outlives it. Resolves with the outcome (a non-zero exit is
+ * not an error); rejects with {@link ProcessStartError} when the program
+ * cannot be started.
+ */
+export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
+  const [file, ...args] = options.argv;
+  if (file === undefined || file === '') return Promise.reject(new Error('runProcess: argv is empty'));
+  if (options.signal?.aborted) return Promise.resolve(notStarted());
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    let child: ChildProcess;
+    try {
+      child = spawn(file, args, {
+        cwd: options.cwd,
+        env: options.env,
+        detached: true,
+        shell: false,
+        windowsHide: true,
+        stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      // Invalid arguments (a NUL byte in argv or env) throw synchronously.
+      reject(new ProcessStartError(file, options.cwd, error));
+      return;
+    }
+    const pid = child.pid;
+    const untrack = pid === undefined ? () => {} : trackProcessGroup(pid);
+    const limit = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    const stdout = new CappedOutput(limit);
+    const stderr = new CappedOutput(limit);
+    const decoder = new StringDecoder('utf8');
+    const emit = (text: string) => {
+      if (!text || !options.onStdout) return;
+      try {
+        options.onStdout(text);
+      } catch {
+        // a listener's failure must not take the process runner down
+      }
+    };
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const kept = stdout.push(chunk);
+      if (kept.length > 0) emit(decoder.write(kept));
+    });
+    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+    if (child.stdin) {
+      child.stdin.on('error', () => {}); // EPIPE: the program does not read its stdin
+      child.stdin.end(options.stdin);
+    }
+
+    let timedOut = false;
+    let aborted = false;
+    let stopping = false;
+    let settled = false;
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    const timers: NodeJS.Timeout[] = [];
+    const later = (ms: number, fn: () => void) => {
+      const timer = setTimeout(fn, ms);
+      timer.unref();
+      timers.push(timer);
+    };
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      killGroup(pid, 'SIGTERM');
+      later(KILL_GRACE_MS, () => killGroup(pid, 'SIGKILL'));
+    };
+    const onAbort = () => {
+      aborted = true;
+      stop();
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs) && options.timeoutMs > 0) {
+      later(options.timeoutMs, () => {
+        if (aborted) return;
+        timedOut = true;
+        stop();
+      });
+    }
+    const cleanup = () => {
+      untrack();
+      options.signal?.removeEventListener('abort', onAbort);
+      for (const timer of timers) clearTimeout(timer);
+    };
+
+    child.on('error', (error) => {
+      // Failing to start (no 'exit' follows); later errors (a failed kill) change nothing.
+      if (settled || exitCode !== null || exitSignal !== null || child.pid !== undefined) return;
+      settled = true;
+      cleanup();
+      reject(new ProcessStartError(file, options.cwd, error));
+    });
+    child.on('exit', (code, signal) => {
+      exitCode = code;
+      exitSignal = signal;
+      killGroup(pid, 'SIGKILL'); // background jobs it left in its group
+      // A process outside the group may still hold the pipes: stop waiting for them.
+      later(DRAIN_MS, () => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      });
+    });
+    child.on('close', (code, signal) => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      if (stopping) killGroup(pid, 'SIGKILL'); // anything still left of a stopped group
+      emit(decoder.end());
+      resolve({
+        exitCode: exitCode ?? code,
+        signal: exitSignal ?? signal,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        timedOut,
+        aborted,
+        truncated: stdout.truncated || stderr.truncated,
+        durationMs: performance.now() - started,
+      });
+    });
+  });
+}

@@ -1,0 +1,227 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { RunContext, type CodergenRequest, type ConversationStart, type LlmCall, type LlmReporter } from '@orchestra/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CliAgentError, CliAgentTimeoutError, createCliAgentBackend } from '../src/backends/cli-backend.js';
+import { isGone, pidFrom, read, removeTempDirs, script, tempDir, waitFor } from './tools/helpers.js';
+
+afterEach(removeTempDirs);
+
+interface Recorded extends LlmReporter {
+  deltas: string[];
+  calls: LlmCall[];
+}
+
+function reporter(): Recorded {
+  const deltas: string[] = [];
+  const calls: LlmCall[] = [];
+  return { deltas, calls, delta: (t) => deltas.push(t), response: (c) => calls.push(c), toolCall() {} };
+}
+
+function request(dir: string, prompt: string, extra: Partial<Omit<CodergenRequest, 'report'>> = {}): CodergenRequest & { report: Recorded } {
+  const stageDir = join(dir, 'run', 'implement');
+  mkdirSync(stageDir, { recursive: true });
+  return {
+    node: { id: 'implement', attributes: {}, origins: {}, subgraphClasses: [] },
+    graph: { name: 'g', attributes: {}, origins: {}, nodes: new Map(), edges: [] },
+    prompt,
+    context: new RunContext(),
+    signal: new AbortController().signal,
+    stageDir,
+    workdir: dir,
+    run: { id: 'run', logsRoot: join(dir, 'run'), completedNodes: [], nodeOutcomes: {}, resumedAfter: 0 },
+    fidelity: { mode: 'compact' },
+    report: reporter(),
+    ...extra,
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<Error & { code?: string; retryable?: boolean }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('createCliAgentBackend: run', () => {
+  it('sends the preamble and prompt on stdin and answers with stdout, trailing whitespace trimmed', async () => {
+    const dir = tempDir('orchestra-cli-');
+    const agent = script(dir, 'agent.sh', 'cat; printf "\\n\\n"');
+    const backend = createCliAgentBackend({ command: [agent], timeoutMs: 10_000, preamble: () => 'Context: step 2 of 3.' });
+    const req = request(dir, 'Write the plan.');
+    expect(await backend.run(req)).toBe('Context: step 2 of 3.\n\nWrite the plan.');
+    expect(req.report.calls).toHaveLength(1);
+    expect(req.report.calls[0]?.model).toBe('agent.sh');
+    expect(await createCliAgentBackend({ command: [agent], timeoutMs: 10_000 }).run(request(dir, 'Just this.'))).toBe('Just this.');
+  });
+
+  it('passes argv as it is, without a shell', async () => {
+    const dir = tempDir('orchestra-cli-');
+    const agent = script(dir, 'agent.sh', 'for a in "$@"; do printf "<%s>" "$a"; done');
+    const backend = createCliAgentBackend({ command: [agent, '-p', '$HOME; touch pwned', '*'], timeoutMs: 10_000 });
+    expect(await backend.run(request(dir, 'x'))).toBe('<-p><$HOME; touch pwned><*>');
+    expect(existsSync(join(dir, 'pwned'))).toBe(false);
+  });
+
+  it('streams stdout to report.delta in order', async () => {
+    const dir = tempDir('orchestra-cli-');
+    const agent = script(dir, 'agent.sh', 'printf "one "; sleep 0.05; printf "two "; sleep 0.05; printf "three\\n"');
+    const req = request(dir, 'go');
+    expect(await createCliAgentBackend({ command: [agent], timeoutMs: 10_000 }).run(req)).toBe('one two three');
+    expect(req.report.deltas.join('')).toBe('one two three\n');
+    expect(req.report.deltas[0]?.startsWith('one')).toBe(true);
+  });
+
+  it('runs in the workdir with the node, stage and logs directories in its environment', async () => {
+    const dir = tempDir('orchestra-cli-');
+    const agent = script(dir, 'agent.sh', 'echo "$PWD|$ORCHESTRA_NODE_ID|$ORCHESTRA_STAGE_DIR|$ORCHESTRA_LOGS_DIR"');
+    const req = request(dir, 'go');
+    const [pwd, ...rest] = (await createCliAgentBackend({ command: [agent], timeoutMs: 10_000 }).run(req) as string).split('|');
+    expect(rest).toEqual(['implement', req.stageDir, join(dir, 'run')]);
+    expect(pwd?.endsWith(dir.split('/').pop() as string)).toBe(true);
+  });
+
+  it('keeps stderr in agent-stderr.log, only when there is some', async () => {
+    const dir = tempDir('orchestra-cli-');
+    const noisy = script(dir, 'noisy.sh', 'echo "loading model" >&2; echo answer');
+    const req = request(dir, 'go');
+    expect(await createCliAgentBackend({ command: [noisy], timeoutMs: 10_000 }).run(req)).toBe('answer');
+    expect(read(join(req.stageDir, 'agent-stderr.log'))).toBe('loading model\n');
+    const quiet = script(dir, 'quiet.sh', 'echo answer');
+    const other = request(join(dir, 'q'), 'go');
+    await createCliAgentBackend({ command: [quiet], timeoutMs: 10_000 }).run(other);
+    expect(existsSync(join(other.stageDir, 'agent-stderr.log'))).toBe(false);
+  });
+
+  it('a non-zero exit is a one-line CliAgentError with the end of stderr, control characters escaped', async () => {
+    const dir = tempDir('orchestra-cli-');
+    const agent = script(dir, 'agent.sh', 'echo "starting" >&2; printf "\\033[31mfatal:\\033[0m bad key\\n\\n" >&2; exit 2');
+    const error = await rejection(createCliAgentBackend({ command: [agent, '-p'], timeoutMs: 10_000 }).run(request(dir, 'go')));
+    expect(error).toBeInstanceOf(CliAgentError);
+    expect(error.message).toBe(`cli agent "${agent} -p" exited with code 2: starting | \\e[31mfatal:\\e[0m bad key`);
+    expect(error.code).toBe('ORCH_CLI_AGENT');
+    expect(error.retryable).toBe(false);
+    const long = script(dir, 'long.sh', 'i=0; while [ $i -lt 50 ]; do echo "line $i of a long and chatty error output" >&2; i=$((i+1)); done; exit 1');
+    const cut = await rejection(createCliAgentBackend({ command: [long], timeoutMs: 10_000 }).run(request(dir, 'go')));
+    const tail = cut.message.slice(cut.message.indexOf(': ') + 2);
+    expect(tail.length).toBeLessThanOrEqual(300);
+    expect(tail.endsWith('line 49 of a long and chatty error output')).toBe(true);
+    expect(cut.message).not.toContain('\n');
+  });
+
+  it('an agent that prints nothing, or cannot be found, is a CliAgentError', async () => {
+    const dir = tempDir('orchestra-cli-');
+    const silent = script(dir, 'silent.sh', 'cat > /dev/null');
+    expect((await rejection(createCliAgentBackend({ command: [silent], timeoutMs: 10_000 }).run(request(dir, 'go')))).message).toBe(
+      `cli agent "${silent}" printed nothing`,
+    );
+    const missing = await rejection(createCliAgentBackend({ command: ['orchestra-no-such-agent', '-p'], timeoutMs: 10_000 }).run(request(dir, 'go')));
+    expect(missing).toBeInstanceOf(CliAgentError);
+    expect(missing.message).toBe('cli agent "orchestra-no-such-agent -p": cannot run "orchestra-no-such-agent": not found (ENOENT); check cli_agent.command in orchestra.yaml');
+  });
+
+  it('kills the process group at the timeout and throws a retryable TimeoutError', async () => {
+    const dir = tempDir('orchestra-cli-');
+    const agent = script(dir, 'agent.sh', `sleep 30 & echo $! > "${dir}/child.pid"; wait`);
+    const started = Date.now();
+    const error = await rejection(createCliAgentBackend({ command: [agent, '-p'], timeoutMs: 300 }).run(request(dir, 'go')));
+    expect(error).toBeInstanceOf(CliAgentTimeoutError);
+    expect(error.name).toBe('TimeoutError');
+    expect(error.retryable).toBe(true);
+    expect(error.message).toBe(`cli agent "${agent} -p" gave no answer within 300ms; its process group was killed`);
+    // Far below the 30 s the sleep would take.
+    expect(Date.now() - started).toBeLessThan(5000);
+    const child = await pidFrom(join(dir, 'child.pid'));
+    expect(await waitFor(() => isGone(child))).toBe(true);
+  });
+
+  it("rethrows the abort signal's reason and kills the group", async () => {
+    const dir = tempDir('orchestra-cli-');
+    const agent = script(dir, 'agent.sh', `sleep 30 & echo $! > "${dir}/child.pid"; wait`);
+    const controller = new AbortController();
+    const running = createCliAgentBackend({ command: [agent], timeoutMs: 60_000 }).run(request(dir, 'go', { signal: controller.signal }));
+    const child = await pidFrom(join(dir, 'child.pid'));
+    const reason = new Error('node timeout');
+    controller.abort(reason);
+    expect(await rejection(running)).toBe(reason);
+    expect(await waitFor(() => isGone(child))).toBe(true);
+  });
+
+  it('cannotRun says what to set when no command is configured', () => {
+    const n = { id: 'n', attributes: {}, origins: {}, subgraphClasses: [] };
+    const g = { name: '', attributes: {}, origins: {}, nodes: new Map(), edges: [] };
+    expect(createCliAgentBackend({ command: [], timeoutMs: 1 }).cannotRun(n, g)).toBe(
+      'no CLI agent command is configured: set cli_agent.command in orchestra.yaml (e.g. [claude, -p])',
+    );
+    expect(createCliAgentBackend({ command: ['claude', '-p'], timeoutMs: 1 }).cannotRun(n, g)).toBeUndefined();
+  });
+});
+
+describe('createCliAgentBackend: conversations', () => {
+  /** An agent that counts its runs in the stage directory, keeps its last stdin, and answers with the number of human messages. */
+  function counting(dir: string): string {
+    return script(
+      dir,
+      'agent.sh',
+      [
+        'n=$(cat "$ORCHESTRA_STAGE_DIR/runs" 2>/dev/null || echo 0)',
+        'echo $((n + 1)) > "$ORCHESTRA_STAGE_DIR/runs"',
+        'cat > "$ORCHESTRA_STAGE_DIR/stdin.txt"',
+        'echo "reply to $(grep -c "^## Human$" "$ORCHESTRA_STAGE_DIR/stdin.txt") human messages"',
+      ].join('\n'),
+    );
+  }
+
+  function start(dir: string): ConversationStart & { report: Recorded } {
+    return request(dir, 'Plan the work.') as ConversationStart & { report: Recorded };
+  }
+
+  it('sends the whole conversation on every turn', async () => {
+    const dir = tempDir('orchestra-cli-');
+    const backend = createCliAgentBackend({ command: [counting(dir)], timeoutMs: 10_000, preamble: () => 'You are step 2.' });
+    const s = start(dir);
+    const conversation = await backend.startConversation(s);
+    const signal = new AbortController().signal;
+    expect(await conversation.send('Plan the work.', { signal })).toBe('reply to 1 human messages');
+    expect(await conversation.send('Shorter, please.', { signal })).toBe('reply to 2 human messages');
+    expect(read(join(s.stageDir, 'stdin.txt'))).toBe(
+      'You are step 2.\n\n## Human\nPlan the work.\n\n## Agent\nreply to 1 human messages\n\n## Human\nShorter, please.\n',
+    );
+    expect(read(join(s.stageDir, 'runs')).trim()).toBe('2');
+    expect(s.report.calls).toHaveLength(2);
+    await conversation.close?.(true);
+  });
+
+  it('restore loads past messages without running the agent; the next send continues them', async () => {
+    const dir = tempDir('orchestra-cli-');
+    const backend = createCliAgentBackend({ command: [counting(dir)], timeoutMs: 10_000 });
+    const s = start(dir);
+    const conversation = await backend.startConversation(s);
+    await conversation.restore?.([
+      { role: 'human', text: 'Plan the work.' },
+      { role: 'agent', text: 'Here is a plan.' },
+      { role: 'human', text: 'Add tests.' },
+      { role: 'agent', text: 'Added.' },
+    ]);
+    expect(existsSync(join(s.stageDir, 'runs'))).toBe(false);
+    expect(await conversation.send('Done?', { signal: new AbortController().signal })).toBe('reply to 3 human messages');
+    expect(read(join(s.stageDir, 'runs')).trim()).toBe('1');
+    expect(read(join(s.stageDir, 'stdin.txt'))).toBe(
+      '## Human\nPlan the work.\n\n## Agent\nHere is a plan.\n\n## Human\nAdd tests.\n\n## Agent\nAdded.\n\n## Human\nDone?\n',
+    );
+  });
+
+  it('a failed turn is not kept in the history', async () => {
+    const dir = tempDir('orchestra-cli-');
+    const agent = script(dir, 'agent.sh', 'if [ -f "$ORCHESTRA_STAGE_DIR/fail" ]; then rm "$ORCHESTRA_STAGE_DIR/fail"; exit 1; fi; grep -c "^## Human$"');
+    const s = start(dir);
+    const conversation = await createCliAgentBackend({ command: [agent], timeoutMs: 10_000 }).startConversation(s);
+    const signal = new AbortController().signal;
+    expect(await conversation.send('one', { signal })).toBe('1');
+    script(s.stageDir, 'fail', '');
+    await expect(conversation.send('two', { signal })).rejects.toThrow(CliAgentError);
+    expect(await conversation.send('two', { signal })).toBe('2');
+  });
+});
