@@ -5,6 +5,23 @@ import { CLI_VERSION } from './version.js';
 
 // Commands are imported when they run, so `validate` never loads the engine (start-up time).
 
+interface ResumeCommandOptions {
+  simulate?: boolean;
+  autoApprove?: boolean;
+  answers?: string;
+  park?: boolean;
+  quiet?: boolean;
+  json?: boolean;
+  model?: string;
+  baseUrl?: string;
+  backend?: string;
+}
+
+interface RunCommandOptions extends ResumeCommandOptions {
+  logsDir?: string;
+  set: string[];
+}
+
 /**
  * Runs the `orchestra` command line with `argv` (without the node and script
  * entries) and returns the exit code. Never throws for user errors; with
@@ -42,7 +59,10 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--set <key=value>', 'initial context value (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--quiet', 'print only the summary and errors')
     .option('--json', 'print events as JSON lines')
-    .action(async (file: string, options: { simulate?: boolean; autoApprove?: boolean; answers?: string; park?: boolean; logsDir?: string; set: string[]; quiet?: boolean; json?: boolean }) => {
+    .option('--model <name>', 'model (or orchestra.yaml alias) for every LLM stage of this run')
+    .option('--base-url <url>', 'OpenAI-compatible endpoint for this run (e.g. http://127.0.0.1:8080/v1)')
+    .option('--backend <kind>', 'LLM stage backend for this run: chat, agent or cli')
+    .action(async (file: string, options: RunCommandOptions) => {
       exitCode = await (await import('./commands/run.js')).runCommand(file, { ...options, live }, io);
     });
 
@@ -56,7 +76,10 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--park', 'at a human gate, save the run and exit 3 instead of asking (see `orchestra answer`)')
     .option('--quiet', 'print only the summary and errors')
     .option('--json', 'print events as JSON lines')
-    .action(async (logsDir: string, options: { simulate?: boolean; autoApprove?: boolean; answers?: string; park?: boolean; quiet?: boolean; json?: boolean }) => {
+    .option('--model <name>', 'model (or orchestra.yaml alias) for every LLM stage of this run')
+    .option('--base-url <url>', 'OpenAI-compatible endpoint for this run (e.g. http://127.0.0.1:8080/v1)')
+    .option('--backend <kind>', 'LLM stage backend for this run: chat, agent or cli')
+    .action(async (logsDir: string, options: ResumeCommandOptions) => {
       exitCode = await (await import('./commands/run.js')).resumeCommand(logsDir, { ...options, live }, io);
     });
 
@@ -68,6 +91,18 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--question <id>', 'which pending question (when several are pending)')
     .action(async (logsDir: string, answer: string, options: { question?: string }) => {
       exitCode = await (await import('./commands/answer.js')).answerCommand(logsDir, answer, options, io);
+    });
+
+  program
+    .command('doctor')
+    .description('show the model configuration (orchestra.yaml, environment, flags) and check that each endpoint answers')
+    .argument('[file]', 'a pipeline: show what each of its LLM stages resolves to')
+    .option('--model <name>', 'as for run')
+    .option('--base-url <url>', 'as for run')
+    .option('--backend <kind>', 'as for run')
+    .option('--offline', 'do not contact the endpoints')
+    .action(async (file: string | undefined, options: { model?: string; baseUrl?: string; backend?: string; offline?: boolean }) => {
+      exitCode = await (await import('./commands/doctor.js')).doctorCommand(file, options, io);
     });
 
   program

@@ -28,6 +28,40 @@ export function startOrchestra(...args: string[]) {
   return { child, done, output: () => ({ stdout, stderr }) };
 }
 
+/** An empty home directory (no `~/.orchestra/`), shared by the tests of a process. */
+const emptyHome = mkdtempSync(join(tmpdir(), 'orchestra-home-'));
+
+/**
+ * The test process's environment without any model configuration: no
+ * `OPENAI_*` variables and a home without `~/.orchestra/` (so a developer's
+ * own settings never leak into a test), plus `extra`.
+ */
+export function modelFreeEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', HOME: emptyHome };
+  for (const key of Object.keys(env)) if (key.startsWith('OPENAI_')) delete env[key];
+  return { ...env, ...extra };
+}
+
+/** Runs `orchestra` to completion with no model configuration (see {@link modelFreeEnv}). */
+export function orchestraWithoutModels(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', env: modelFreeEnv() });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * Runs `orchestra` without blocking this process (a scripted server in the
+ * test answers its requests meanwhile); `input` goes to its stdin.
+ */
+export function runOrchestra(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: options.env ?? modelFreeEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  child.stdin.end(options.input ?? '');
+  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+}
+
 /** A fresh temporary directory. */
 export function tempDir(prefix = 'orchestra-cli-'): string {
   return mkdtempSync(join(tmpdir(), prefix));

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { orchestra, startOrchestra, tempDir } from './cli-helpers.js';
+import { orchestra, orchestraWithoutModels, startOrchestra, tempDir } from './cli-helpers.js';
 
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 
@@ -80,9 +80,11 @@ describe('orchestra run (black box)', () => {
     expect(invalid.stderr).toContain('nothing was run');
     expect(orchestra('run', 'fixtures/nope.dot').code).toBe(2);
     expect(orchestra('run', 'fixtures/simple.dot', '--set', 'novalue').code).toBe(2);
-    const noModel = orchestra('run', 'fixtures/simple.dot', '--logs-dir', join(tempDir(), 'x'));
+    const noModel = orchestraWithoutModels('run', 'fixtures/simple.dot', '--logs-dir', join(tempDir(), 'x'));
     expect(noModel.code).toBe(2);
-    expect(noModel.stderr).toMatch(/LLM stages \(run_tests, report\) but no model is configured: run with --simulate/);
+    expect(noModel.stderr).toContain('node run_tests has no model and no provider is configured: set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server) and pass --model <name>');
+    expect(noModel.stderr).toContain('or run with --simulate');
+    expect(noModel.stderr.trim().split('\n')).toHaveLength(2);
     expect(noModel.stdout + noModel.stderr).not.toMatch(/\bat .*\.ts:\d+/);
   });
 

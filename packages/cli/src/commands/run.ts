@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   AutoApproveInterviewer,
@@ -15,10 +15,14 @@ import {
   ValidationError,
   resumePipeline,
   runPipeline,
+  readManifest,
   simulationBackend,
   sortDiagnostics,
+  type CodergenBackend,
   type RunResult,
 } from '@orchestra/core';
+import { loadPipelineFile, type Graph } from '@orchestra/core/loader';
+import type { LoadedConfig } from '@orchestra/llm/config';
 import { ExitCode } from '../exit-codes.js';
 import { readAnswersFile } from '../answers-file.js';
 import { loadForCommand } from '../load-pipeline-file.js';
@@ -26,9 +30,11 @@ import { formatDiagnostic } from '../format-diagnostics.js';
 import { abortOnSignals } from '../interrupt.js';
 import type { CliIO } from '../io.js';
 import { createRunRenderer, type RenderMode } from '../render/run-renderer.js';
+import { hasLlmStages, hasRunConfig, loadRunConfig, modelBackend } from '../llm-backend.js';
+import { modelFlags, type ModelOptions } from '../model-flags.js';
 
 /** Flags shared by `run` and `resume`. */
-export interface RunFlags {
+export interface RunFlags extends ModelOptions {
   simulate?: boolean;
   autoApprove?: boolean;
   answers?: string;
@@ -69,26 +75,82 @@ function exitCodeOf(result: RunResult): number {
   return ExitCode.failed;
 }
 
+/** Who answers the run's questions, and the console when it is the one asking (it also shows streamed agent replies). */
+interface Asking {
+  interviewer: Interviewer;
+  console?: ConsoleInterviewer;
+  close: () => void;
+}
+
+/** What the configuration says about asking (`interviewer` in orchestra.yaml). */
+interface AskingDefaults {
+  autoApprove: boolean;
+  timeoutMs?: number;
+}
+
 /** The interviewer the flags ask for: auto-approve, a queue from `--answers`, or the console. */
-async function interviewerFor(flags: RunFlags, logsRoot: string, answered = 0): Promise<{ interviewer: Interviewer; close: () => void } | string> {
+async function interviewerFor(flags: RunFlags, logsRoot: string, answered: number, defaults: AskingDefaults): Promise<Asking | string> {
   if ([flags.autoApprove, flags.answers, flags.park].filter(Boolean).length > 1) return 'use only one of --auto-approve, --answers and --park';
   // Answers recorded with `orchestra answer` come first; --park parks instead of asking.
   if (flags.park) return { interviewer: new RecordedAnswersInterviewer(logsRoot, undefined), close: () => {} };
-  const inner = await innerInterviewer(flags, answered);
+  const inner = await innerInterviewer(flags, answered, defaults);
   if (typeof inner === 'string') return inner;
-  return { interviewer: new RecordedAnswersInterviewer(logsRoot, inner.interviewer), close: inner.close };
+  return { ...inner, interviewer: new RecordedAnswersInterviewer(logsRoot, inner.interviewer) };
 }
 
-async function innerInterviewer(flags: RunFlags, answered: number): Promise<{ interviewer: Interviewer; close: () => void } | string> {
+async function innerInterviewer(flags: RunFlags, answered: number, defaults: AskingDefaults): Promise<Asking | string> {
   if (flags.autoApprove) return { interviewer: new AutoApproveInterviewer(), close: () => {} };
   if (flags.answers) {
     const answers = await readAnswersFile(flags.answers);
     // On resume, the answers the run already used are skipped: the file is the whole script.
     return typeof answers === 'string' ? answers : { interviewer: new QueueInterviewer(answers.slice(answered)), close: () => {} };
   }
+  if (defaults.autoApprove) return { interviewer: new AutoApproveInterviewer(), close: () => {} };
   // Questions go to stderr: stdout carries the stage lines (or JSON events with --json).
-  const console = new ConsoleInterviewer({ input: process.stdin, output: process.stderr });
-  return { interviewer: console, close: () => console.close() };
+  const console = new ConsoleInterviewer({ input: process.stdin, output: process.stderr, ...(defaults.timeoutMs !== undefined ? { defaultTimeoutMs: defaults.timeoutMs } : {}) });
+  return { interviewer: console, console, close: () => console.close() };
+}
+
+/** What a run needs besides the pipeline: the configuration and the backend for its LLM stages. */
+interface Setup {
+  defaults: AskingDefaults;
+  backend?: CodergenBackend;
+}
+
+/**
+ * Loads `orchestra.yaml` and picks the LLM backend: the simulation with
+ * `--simulate`, none for a pipeline without LLM stages, else the model
+ * backend (LangChain is loaded only then). A bad flag or configuration is an
+ * error message (exit 2).
+ */
+async function setUp(graph: Graph, pipelineFile: string | undefined, flags: RunFlags): Promise<Setup | string> {
+  const models = modelFlags(flags);
+  if (typeof models === 'string') return models;
+  if (flags.simulate && Object.keys(models).length > 0) return 'use --model, --base-url and --backend without --simulate (a simulated run calls no model)';
+  const needsModels = !flags.simulate && hasLlmStages(graph);
+  if (!needsModels && !(await hasRunConfig(pipelineFile))) return { defaults: { autoApprove: false }, ...(flags.simulate ? { backend: simulationBackend } : {}) };
+  let config: LoadedConfig;
+  try {
+    config = await loadRunConfig(pipelineFile);
+  } catch (error) {
+    if (error instanceof OrchestraError) return error.message;
+    throw error;
+  }
+  const { interviewerSettings } = await import('@orchestra/llm/config');
+  const defaults = interviewerSettings(config);
+  if (!needsModels) return { defaults, ...(flags.simulate ? { backend: simulationBackend } : {}) };
+  return { defaults, backend: await modelBackend(config, models) };
+}
+
+/** The flags to repeat when continuing a run (`orchestra resume ...`). */
+function resumeFlags(flags: RunFlags): string {
+  const parts: string[] = [];
+  if (flags.simulate) parts.push('--simulate');
+  if (flags.model) parts.push(`--model ${flags.model}`);
+  if (flags.baseUrl) parts.push(`--base-url ${flags.baseUrl}`);
+  if (flags.backend) parts.push(`--backend ${flags.backend}`);
+  if (flags.park) parts.push('--park');
+  return parts.map((p) => ` ${p}`).join('');
 }
 
 /** Runs `work` with Ctrl-C handling and the renderer; maps errors to exit codes. */
@@ -97,14 +159,19 @@ async function execute(
   flags: RunFlags,
   logsRoot: string,
   answered: number,
-  work: (signal: AbortSignal, onEvent: ReturnType<typeof createRunRenderer>['onEvent'], interviewer: Interviewer) => Promise<RunResult>,
+  setup: Setup,
+  work: (signal: AbortSignal, onEvent: ReturnType<typeof createRunRenderer>['onEvent'], interviewer: Interviewer, backend: CodergenBackend | undefined) => Promise<RunResult>,
 ): Promise<number> {
-  const asking = await interviewerFor(flags, logsRoot, answered);
+  const asking = await interviewerFor(flags, logsRoot, answered, setup.defaults);
   if (typeof asking === 'string') {
     io.stderr(`orchestra: ${asking}\n`);
     return ExitCode.usage;
   }
-  const renderer = createRunRenderer(io, { mode: modeOf(flags), live: flags.live === true && modeOf(flags) === 'normal' });
+  const renderer = createRunRenderer(io, {
+    mode: modeOf(flags),
+    live: flags.live === true && modeOf(flags) === 'normal',
+    ...(asking.console ? { replies: asking.console } : {}),
+  });
   const interrupt = abortOnSignals(() => {
     renderer.stop();
     killRunningTools();
@@ -112,7 +179,7 @@ async function execute(
     process.exit(ExitCode.interrupted);
   });
   try {
-    const result = await work(interrupt.signal, renderer.onEvent, asking.interviewer);
+    const result = await work(interrupt.signal, renderer.onEvent, asking.interviewer, setup.backend);
     renderer.summary(result);
     if (renderer.unansweredGates() > 0 && !flags.autoApprove && !flags.answers) {
       io.stderr(
@@ -126,11 +193,11 @@ async function execute(
       const more = all.length > 1 ? ` and ${all.length - 1} more question(s) (${all.slice(1).map((p) => p.id).join(', ')}; orchestra status lists them)` : '';
       const answer = all.length > 1 ? `orchestra answer ${result.logsRoot} --question <id> <answer>   (once per question)` : `orchestra answer ${result.logsRoot} <answer>`;
       io.stderr(
-        `orchestra: waiting for a human${what ? `: ${what}` : ''}${more}. Answer, then continue:\n  ${answer}\n  orchestra resume ${result.logsRoot}${flags.simulate ? ' --simulate' : ''}${flags.park ? ' --park' : ''}\n`,
+        `orchestra: waiting for a human${what ? `: ${what}` : ''}${more}. Answer, then continue:\n  ${answer}\n  orchestra resume ${result.logsRoot}${resumeFlags(flags)}\n`,
       );
     }
     if (result.status === 'interrupted') {
-      io.stderr(`orchestra: interrupted; the checkpoint is saved. Continue with:\n  orchestra resume ${result.logsRoot}${flags.simulate ? ' --simulate' : ''}\n`);
+      io.stderr(`orchestra: interrupted; the checkpoint is saved. Continue with:\n  orchestra resume ${result.logsRoot}${resumeFlags({ ...flags, park: false })}\n`);
     }
     return exitCodeOf(result);
   } catch (error) {
@@ -140,7 +207,8 @@ async function execute(
       return ExitCode.failed;
     }
     if (error instanceof OrchestraError) {
-      io.stderr(`orchestra: ${error.message}\n`);
+      const simulate = error.code === 'ORCH_NO_BACKEND' && !flags.simulate ? '\n  (or run with --simulate to try the pipeline with simulated responses)' : '';
+      io.stderr(`orchestra: ${error.message}${simulate}\n`);
       return ExitCode.usage;
     }
     throw error;
@@ -167,11 +235,16 @@ export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO
   }
   if (!flags.quiet && !flags.json) for (const d of diagnostics) io.stderr(`${formatDiagnostic(d, file)}\n`);
   const graph = loaded.graph;
+  const setup = await setUp(graph, resolve(file), flags);
+  if (typeof setup === 'string') {
+    io.stderr(`orchestra: ${setup}\n`);
+    return ExitCode.usage;
+  }
   const logsRoot = flags.logsDir ? resolve(flags.logsDir) : defaultLogsRoot(graph.name);
-  return execute(io, flags, logsRoot, 0, (signal, onEvent, interviewer) =>
+  return execute(io, flags, logsRoot, 0, setup, (signal, onEvent, interviewer, backend) =>
     runPipeline(graph, {
       interviewer,
-      ...(flags.simulate ? { backend: simulationBackend } : {}),
+      ...(backend ? { backend } : {}),
       logsRoot,
       initialContext: sets,
       source: loaded.source,
@@ -191,10 +264,36 @@ function answersRecorded(logsRoot: string): number {
   }
 }
 
+/**
+ * The pipeline a run directory was started with (its `pipeline.dot` copy) and
+ * the file it came from (for finding `orchestra.yaml` next to it); undefined
+ * when the directory has no copy (resume then reports what is missing).
+ */
+async function runPipelineOf(logsRoot: string): Promise<{ graph: Graph; sourceFile: string | undefined } | undefined> {
+  const copy = join(logsRoot, RUN_FILES.pipeline);
+  if (!existsSync(copy)) return undefined;
+  const loaded = await loadPipelineFile(copy);
+  if (!loaded.graph) return undefined;
+  let sourceFile: string | undefined;
+  try {
+    sourceFile = readManifest(logsRoot).source_file ?? undefined;
+  } catch {
+    sourceFile = undefined; // resume reports an unreadable manifest
+  }
+  return { graph: loaded.graph, sourceFile };
+}
+
 /** `orchestra resume <logs-dir>`: continues a run from its checkpoint. */
 export async function resumeCommand(logsDir: string, flags: RunFlags, io: CliIO): Promise<number> {
-  return execute(io, flags, resolve(logsDir), answersRecorded(resolve(logsDir)), async (signal, onEvent, interviewer) => {
-    const result = await resumePipeline(resolve(logsDir), { ...(flags.simulate ? { backend: simulationBackend } : {}), interviewer, signal, onEvent });
+  const logsRoot = resolve(logsDir);
+  const pipeline = await runPipelineOf(logsRoot);
+  const setup: Setup | string = pipeline ? await setUp(pipeline.graph, pipeline.sourceFile, flags) : { defaults: { autoApprove: false }, ...(flags.simulate ? { backend: simulationBackend } : {}) };
+  if (typeof setup === 'string') {
+    io.stderr(`orchestra: ${setup}\n`);
+    return ExitCode.usage;
+  }
+  return execute(io, flags, logsRoot, answersRecorded(logsRoot), setup, async (signal, onEvent, interviewer, backend) => {
+    const result = await resumePipeline(logsRoot, { ...(backend ? { backend } : {}), interviewer, signal, onEvent });
     if (result.alreadyFinished && !flags.json) io.stdout(`orchestra: this run already ended (${result.status}); nothing to resume\n`);
     return result;
   });

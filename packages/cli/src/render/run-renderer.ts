@@ -1,4 +1,4 @@
-import type { RunEvent, RunResult } from '@orchestra/core';
+import type { RunEvent, RunResult, TokenUsage } from '@orchestra/core';
 import type { CliIO } from '../io.js';
 import { formatDuration } from './format-duration.js';
 
@@ -10,6 +10,18 @@ export interface RunRendererOptions {
   mode: RenderMode;
   /** Show a live "running" line (only on a terminal). */
   live: boolean;
+  /** Where an interactive node's reply is shown as it streams (the console interviewer that asks the questions). */
+  replies?: { streamReply(stage: string, turn: number, text: string): void };
+}
+
+/** `1,234` */
+function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** `1,234 tokens` for a stage line. */
+function tokens(usage: TokenUsage | undefined): string {
+  return usage ? `  ${count(usage.totalTokens)} tokens` : '';
 }
 
 const SPIN = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -21,7 +33,9 @@ const SPIN = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '�
  * `json` prints every event as one JSON line on stdout.
  */
 export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
-  let live: { timer: NodeJS.Timeout; nodeId: string; since: number; frame: number } | undefined;
+  let live: { timer: NodeJS.Timeout; nodeId: string; since: number; frame: number; pieces: number } | undefined;
+  /** Tokens of each stage this process ran, for the summary. */
+  const stageTokens = new Map<string, number>();
   const decisions: string[] = [];
   let unanswered = 0;
   const width = 24;
@@ -35,12 +49,14 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
   const drawLive = () => {
     if (!live) return;
     live.frame = (live.frame + 1) % SPIN.length;
-    io.stderr(`\r\x1b[2K  ${SPIN[live.frame]} ${live.nodeId.padEnd(width)} ${formatDuration(performance.now() - live.since)}`);
+    // Streamed pieces stand for tokens: providers send about one token a piece.
+    const streaming = live.pieces > 0 ? `  ~${count(live.pieces)} tokens` : '';
+    io.stderr(`\r\x1b[2K  ${SPIN[live.frame]} ${live.nodeId.padEnd(width)} ${formatDuration(performance.now() - live.since)}${streaming}`);
   };
 
   const startLive = (nodeId: string, since: number) => {
     clearLive();
-    live = { timer: setInterval(drawLive, 100), nodeId, since, frame: 0 };
+    live = { timer: setInterval(drawLive, 100), nodeId, since, frame: 0, pieces: 0 };
     live.timer.unref();
     drawLive();
   };
@@ -48,6 +64,19 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
   const running = new Map<string, number>();
 
   const onEvent = (event: RunEvent): void => {
+    if (event.type === 'llm.delta') {
+      // Never printed as JSON or logged: a piece of a reply. A conversation's reply is shown as it arrives.
+      if (event.turn !== undefined && options.replies) {
+        clearLive();
+        options.replies.streamReply(event.nodeId, event.turn, event.text);
+      } else if (live?.nodeId === event.nodeId) {
+        live.pieces += 1;
+      }
+      return;
+    }
+    if ((event.type === 'stage.completed' || event.type === 'stage.failed') && event.usage) {
+      stageTokens.set(event.nodeId, (stageTokens.get(event.nodeId) ?? 0) + event.usage.totalTokens);
+    }
     if (event.type === 'human.interaction') {
       const answer =
         event.answerValue === 'SKIPPED' ? 'no answer' : event.answerValue === 'TIMEOUT' ? 'no answer in time' : event.selectedKey ? `[${event.selectedKey}] ${event.selectedLabel}` : JSON.stringify(event.answerText || event.answerValue);
@@ -80,13 +109,13 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
         clearLive();
         const mark = event.status === 'success' ? '✓' : event.status === 'skipped' ? '-' : '~';
         const note = event.status === 'success' ? '' : `  ${event.status}`;
-        io.stdout(`  ${mark} ${event.nodeId.padEnd(width)} ${formatDuration(event.durationMs).padStart(7)}${note}\n`);
+        io.stdout(`  ${mark} ${event.nodeId.padEnd(width)} ${formatDuration(event.durationMs).padStart(7)}${note}${tokens(event.usage)}\n`);
         break;
       }
       case 'stage.failed':
         running.delete(event.nodeId);
         clearLive();
-        io.stdout(`  ✗ ${event.nodeId.padEnd(width)} ${formatDuration(event.durationMs).padStart(7)}  ${event.willRetry ? 'failed, will retry' : 'failed'}: ${firstLine(event.failureReason)}\n`);
+        io.stdout(`  ✗ ${event.nodeId.padEnd(width)} ${formatDuration(event.durationMs).padStart(7)}  ${event.willRetry ? 'failed, will retry' : 'failed'}: ${firstLine(event.failureReason)}${tokens(event.usage)}\n`);
         break;
       case 'stage.retrying':
         io.stdout(`    retrying ${event.nodeId} (attempt ${event.attempt}) in ${formatDuration(event.delayMs)}\n`);
@@ -112,6 +141,16 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
       `${head}: ${result.completedNodes.length} node${result.completedNodes.length === 1 ? '' : 's'} run, ${result.retries} retr${result.retries === 1 ? 'y' : 'ies'}, ${formatDuration(result.durationMs)}\n`,
     );
     if (result.failureReason) io.stdout(`  reason: ${result.failureReason}\n`);
+    if (result.usage) {
+      const u = result.usage;
+      io.stdout(`  tokens: ${count(u.totalTokens)} (${count(u.inputTokens)} in, ${count(u.outputTokens)} out)\n`);
+      if (stageTokens.size > 0) {
+        const here = [...stageTokens.values()].reduce((a, b) => a + b, 0);
+        const before = u.totalTokens - here;
+        const list = [...stageTokens].map(([id, n]) => `${id} ${count(n)}`).join(', ');
+        io.stdout(`  by stage: ${list}${before > 0 ? `; ${count(before)} before this process resumed the run` : ''}\n`);
+      }
+    }
     for (const d of decisions) io.stdout(`  human: ${d}\n`);
     io.stdout(`  run directory: ${result.logsRoot}\n`);
   };

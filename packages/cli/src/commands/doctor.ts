@@ -1,0 +1,99 @@
+import { resolve } from 'node:path';
+import { OrchestraError, resolveHandlerType, type GraphNode } from '@orchestra/core/loader';
+import type { LoadedConfig, ResolvedModel } from '@orchestra/llm/config';
+import { ExitCode } from '../exit-codes.js';
+import type { CliIO } from '../io.js';
+import { loadRunConfig } from '../llm-backend.js';
+import { loadForCommand } from '../load-pipeline-file.js';
+import { modelFlags, type ModelOptions } from '../model-flags.js';
+import { checkEndpoint } from './check-endpoint.js';
+
+/** Flags of `orchestra doctor`. */
+export interface DoctorFlags extends ModelOptions {
+  /** Do not contact the endpoints. */
+  offline?: boolean;
+}
+
+/** A node with no settings of its own: what the configuration gives every stage by default. */
+const DEFAULT_NODE: GraphNode = { id: '(default)', attributes: {}, origins: {}, subgraphClasses: [] };
+
+/**
+ * `orchestra doctor [file]`: prints the configuration files found, what a
+ * stage resolves to by default (and each LLM stage of `file`), with every
+ * value's source and keys masked, then checks that each endpoint answers.
+ * Exit 0 when everything resolves and answers, 1 when something does not,
+ * 2 for an unusable file, flag or configuration.
+ */
+export async function doctorCommand(file: string | undefined, options: DoctorFlags, io: CliIO): Promise<number> {
+  const flags = modelFlags(options);
+  if (typeof flags === 'string') {
+    io.stderr(`orchestra: ${flags}\n`);
+    return ExitCode.usage;
+  }
+  let nodes: GraphNode[] = [];
+  if (file !== undefined) {
+    const loaded = await loadForCommand(file, io);
+    if (!loaded) return ExitCode.usage;
+    if (!loaded.graph) {
+      io.stderr(`orchestra: ${file} is not a valid pipeline (run orchestra validate ${file})\n`);
+      return ExitCode.usage;
+    }
+    nodes = [...loaded.graph.nodes.values()].filter((n) => resolveHandlerType(n) === 'codergen');
+  }
+  let config: LoadedConfig;
+  try {
+    config = await loadRunConfig(file === undefined ? undefined : resolve(file));
+  } catch (error) {
+    if (error instanceof OrchestraError) {
+      io.stderr(`orchestra: ${error.message}\n`);
+      return ExitCode.usage;
+    }
+    throw error;
+  }
+  const llm = await import('@orchestra/llm/config');
+  let problems = 0;
+
+  io.stdout('Configuration files (nearest first):\n');
+  if (config.files.length === 0) io.stdout('  none found; using the environment (OPENAI_API_KEY, OPENAI_BASE_URL) and built-in defaults\n');
+  for (const f of config.files) io.stdout(`  ${f}\n`);
+
+  const resolutions: ResolvedModel[] = [];
+  const show = (title: string, node: GraphNode): void => {
+    io.stdout(`\n${title}:\n`);
+    try {
+      const resolved = llm.resolveModel(node, { config, env: process.env, flags });
+      resolutions.push(resolved);
+      for (const line of llm.describeResolution(resolved)) io.stdout(`  ${line}\n`);
+    } catch (error) {
+      if (!(error instanceof OrchestraError)) throw error;
+      problems++;
+      io.stdout(`  ✗ ${error.message}\n`);
+    }
+  };
+  show('A stage with no model settings of its own', DEFAULT_NODE);
+  for (const node of nodes) show(`Stage ${node.id}`, node);
+
+  const interviewer = llm.interviewerSettings(config);
+  io.stdout(`\nHuman questions: ${interviewer.autoApprove ? 'auto-approved (interviewer.auto_approve)' : 'asked at the terminal'}${interviewer.timeoutMs !== undefined ? `, waiting up to ${interviewer.timeoutMs / 1000}s` : ''}\n`);
+  const agent = llm.agentSettings(config);
+  io.stdout(`Agent stages: workspace ${agent.workspace}, tools ${agent.tools.join(', ') || '(none)'}, at most ${agent.maxTurns} model calls\n`);
+  const cli = llm.cliAgentSettings(config);
+  io.stdout(`CLI agent: ${cli.command ? JSON.stringify(cli.command) : 'no command configured (cli_agent.command)'}\n`);
+
+  const endpoints = new Map<string, ResolvedModel>();
+  for (const r of resolutions) if (r.backend !== 'cli') endpoints.set(`${r.provider.name} ${r.provider.baseUrl}`, r);
+  if (endpoints.size > 0) {
+    io.stdout(`\nEndpoints${options.offline ? ' (not contacted: --offline)' : ''}:\n`);
+    for (const r of endpoints.values()) {
+      if (options.offline) {
+        io.stdout(`  - ${r.provider.name} ${r.provider.baseUrl}\n`);
+        continue;
+      }
+      const check = await checkEndpoint(r);
+      if (!check.ok) problems++;
+      io.stdout(`  ${check.ok ? '✓' : '✗'} ${r.provider.name} ${r.provider.baseUrl}: ${check.message}\n`);
+    }
+  }
+  io.stdout(problems === 0 ? '\nok\n' : `\n${problems} problem(s) found\n`);
+  return problems === 0 ? ExitCode.ok : ExitCode.failed;
+}
