@@ -9,7 +9,9 @@ export type ModelConfigErrorCode =
   /** The provider needs an API key and its environment variable is unset or empty. */
   | 'ORCH_NO_API_KEY'
   /** A node attribute the LLM layer reads has a value it cannot use (`agent.tools`, `agent.max_turns`, ...). */
-  | 'ORCH_BAD_ATTRIBUTE';
+  | 'ORCH_BAD_ATTRIBUTE'
+  /** `OPENAI_BASE_URL` (or another base URL from the environment) is not an http(s) URL. */
+  | 'ORCH_BAD_URL';
 
 /**
  * A node cannot be given a model: nothing names one, its provider is unknown,

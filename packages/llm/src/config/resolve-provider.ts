@@ -44,6 +44,15 @@ function isOpenAiHost(baseUrl: string): boolean {
   }
 }
 
+function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 function unknownProvider(input: ProviderInput): ModelConfigError {
   const { node, config, choice } = input;
   const namedBy = choice.fromNode ? `${choice.source} names provider ${JSON.stringify(choice.name)}` : `node ${node.id} uses provider ${JSON.stringify(choice.name)} from ${choice.source}`;
@@ -59,7 +68,12 @@ function baseUrlOf(input: ProviderInput, entry: ProviderConfig | undefined): { b
   if (flags.baseUrl) return { baseUrl: flags.baseUrl, source: '--base-url flag' };
   if (entry?.base_url) return { baseUrl: entry.base_url, source: configSource(config, ['providers', choice.name, 'base_url']) };
   const fromEnv = choice.name === BUILT_IN_PROVIDER ? envValue(env, OPENAI_BASE_URL_ENV) : undefined;
-  if (fromEnv) return { baseUrl: fromEnv, source: `environment ${OPENAI_BASE_URL_ENV}` };
+  if (fromEnv) {
+    if (!isHttpUrl(fromEnv)) {
+      throw new ModelConfigError('ORCH_BAD_URL', input.node.id, `the environment variable ${OPENAI_BASE_URL_ENV} is ${JSON.stringify(fromEnv)}, which is not an http(s) URL; set it to the server's base URL, such as http://127.0.0.1:8080/v1`);
+    }
+    return { baseUrl: fromEnv, source: `environment ${OPENAI_BASE_URL_ENV}` };
+  }
   return { baseUrl: OPENAI_DEFAULT_BASE_URL, source: 'built-in default' };
 }
 
