@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NETWORK_GUARD, httpError, reply, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
-import { ROOT, modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
+import { BIN, ROOT, modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
 
 /** `orchestra run` against the scripted OpenAI-compatible server: the real ChatOpenAI client, no network. */
 
@@ -116,6 +117,39 @@ describe('orchestra run with a model (black box)', () => {
     expect(result.code).toBe(0);
     expect(server.completions.map((r) => r.model)).toEqual(['big-model', 'big-model', 'small-model']);
     expect((server.completions[0]?.body as { temperature?: number }).temperature).toBe(0.2);
+  });
+});
+
+describe('orchestra.yaml settings for human questions and --json (black box)', () => {
+  it('interviewer.auto_approve answers gates like --auto-approve; interviewer.timeout bounds console questions', async () => {
+    const auto = tempDir();
+    writeFileSync(join(auto, 'orchestra.yaml'), 'interviewer:\n  auto_approve: true\n');
+    const approved = await runOrchestra(['run', join(ROOT, 'fixtures', 'human-gate.dot'), '--simulate', '--logs-dir', join(auto, 'run')], { cwd: auto });
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain('human: review_gate: Review Changes → [A] Approve');
+
+    const timed = tempDir();
+    writeFileSync(join(timed, 'orchestra.yaml'), 'interviewer:\n  timeout: 1s\n');
+    // Standard input stays open: only the configured timeout ends the wait (the gate has no default, so it fails).
+    const child = spawn(process.execPath, [BIN, 'run', join(ROOT, 'fixtures', 'human-gate.dot'), '--simulate', '--logs-dir', join(timed, 'run')], { cwd: timed, env: modelFreeEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.destroy();
+    expect(stderr).toContain('(waiting up to 1s)');
+    expect(code).toBe(1);
+  }, 30_000);
+
+  it('--json prints every recorded event but no streamed pieces', async () => {
+    server.respondWith(() => reply('several streamed pieces of text', { chunks: 4 }));
+    const dir = join(tempDir(), 'run');
+    const result = await runOrchestra(['run', pipeline, '--model', 'scripted-model', '--json', '--logs-dir', dir], { env: userEnv() });
+    expect(result.code).toBe(0);
+    const types = result.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { type: string }).type);
+    expect(types).toContain('llm.response');
+    expect(types).not.toContain('llm.delta');
+    const logged = readFileSync(join(dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { type: string }).type);
+    expect(types).toEqual(logged);
   });
 });
 

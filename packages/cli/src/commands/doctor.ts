@@ -58,20 +58,39 @@ export async function doctorCommand(file: string | undefined, options: DoctorFla
   for (const f of config.files) io.stdout(`  ${f}\n`);
 
   const resolutions: ResolvedModel[] = [];
-  const show = (title: string, node: GraphNode): void => {
-    io.stdout(`\n${title}:\n`);
+  /** The lines describing what a node resolves to (or why it cannot). */
+  const describe = (node: GraphNode, counts = true): string[] => {
     try {
       const resolved = llm.resolveModel(node, { config, env: process.env, flags });
       resolutions.push(resolved);
-      for (const line of llm.describeResolution(resolved)) io.stdout(`  ${line}\n`);
+      return llm.describeResolution(resolved);
     } catch (error) {
       if (!(error instanceof OrchestraError)) throw error;
-      problems++;
-      io.stdout(`  ✗ ${error.message}\n`);
+      if (counts) problems++;
+      return [`✗ ${error.message}`];
     }
   };
-  show('A stage with no model settings of its own', DEFAULT_NODE);
-  for (const node of nodes) show(`Stage ${node.id}`, node);
+  const print = (title: string, lines: readonly string[]): void => {
+    io.stdout(`\n${title}:\n`);
+    for (const line of lines) io.stdout(`  ${line}\n`);
+  };
+  // With a pipeline, only its stages must resolve: a missing default matters only to stages without settings.
+  const fallback = describe(DEFAULT_NODE, file === undefined);
+  print('A stage with no model settings of its own', fallback);
+  // Stages that resolve alike are listed together; those like the default are only named.
+  const groups = new Map<string, { ids: string[]; lines: string[] }>();
+  for (const node of nodes) {
+    const lines = describe(node);
+    const key = lines.join('\n');
+    const group = groups.get(key) ?? { ids: [], lines };
+    group.ids.push(node.id);
+    groups.set(key, group);
+  }
+  for (const { ids, lines } of groups.values()) {
+    const title = `${ids.length === 1 ? 'Stage' : 'Stages'} ${ids.join(', ')}`;
+    if (lines.join('\n') === fallback.join('\n')) io.stdout(`\n${title}: as above\n`);
+    else print(title, lines);
+  }
 
   const interviewer = llm.interviewerSettings(config);
   io.stdout(`\nHuman questions: ${interviewer.autoApprove ? 'auto-approved (interviewer.auto_approve)' : 'asked at the terminal'}${interviewer.timeoutMs !== undefined ? `, waiting up to ${interviewer.timeoutMs / 1000}s` : ''}\n`);
