@@ -3,24 +3,9 @@ import { ExitCode } from './exit-codes.js';
 import { processIO, type CliIO } from './io.js';
 import { CLI_VERSION } from './version.js';
 
+import type { RunCommandFlags, RunFlags } from './commands/run.js';
+
 // Commands are imported when they run, so `validate` never loads the engine (start-up time).
-
-interface ResumeCommandOptions {
-  simulate?: boolean;
-  autoApprove?: boolean;
-  answers?: string;
-  park?: boolean;
-  quiet?: boolean;
-  json?: boolean;
-  model?: string;
-  baseUrl?: string;
-  backend?: string;
-}
-
-interface RunCommandOptions extends ResumeCommandOptions {
-  logsDir?: string;
-  set: string[];
-}
 
 /**
  * Runs the `orchestra` command line with `argv` (without the node and script
@@ -62,7 +47,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--model <name>', 'model (or orchestra.yaml alias) for every LLM stage of this run')
     .option('--base-url <url>', 'OpenAI-compatible endpoint for this run (e.g. http://127.0.0.1:8080/v1)')
     .option('--backend <kind>', 'LLM stage backend for this run: chat, agent or cli')
-    .action(async (file: string, options: RunCommandOptions) => {
+    .action(async (file: string, options: RunCommandFlags & { set: string[] }) => {
       exitCode = await (await import('./commands/run.js')).runCommand(file, { ...options, live }, io);
     });
 
@@ -79,7 +64,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--model <name>', 'model (or orchestra.yaml alias) for every LLM stage of this run')
     .option('--base-url <url>', 'OpenAI-compatible endpoint for this run (e.g. http://127.0.0.1:8080/v1)')
     .option('--backend <kind>', 'LLM stage backend for this run: chat, agent or cli')
-    .action(async (logsDir: string, options: ResumeCommandOptions) => {
+    .action(async (logsDir: string, options: RunFlags) => {
       exitCode = await (await import('./commands/run.js')).resumeCommand(logsDir, { ...options, live }, io);
     });
 

@@ -62,6 +62,32 @@ export function runOrchestra(args: readonly string[], options: { cwd?: string; e
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
 }
 
+/**
+ * A running `orchestra` whose stdin the test writes to as prompts appear on
+ * stderr; `waitFor` resolves once stderr contains a text.
+ */
+export function converse(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: options.env ?? { ...process.env, NO_COLOR: '1' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  return {
+    child,
+    done,
+    output: () => ({ stdout, stderr }),
+    /** Resolves once stderr contains `text` (fails the test after 15 s). */
+    async waitFor(text: string): Promise<void> {
+      const until = Date.now() + 15_000;
+      while (!stderr.includes(text)) {
+        if (Date.now() > until) throw new Error(`timed out waiting for ${JSON.stringify(text)}; stderr so far:\n${stderr}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+  };
+}
+
 /** A fresh temporary directory. */
 export function tempDir(prefix = 'orchestra-cli-'): string {
   return mkdtempSync(join(tmpdir(), prefix));

@@ -1,32 +1,8 @@
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCheckpoint } from '@orchestra/core';
-import { BIN, ROOT, orchestra, tempDir } from './cli-helpers.js';
-
-/** A running `orchestra` whose stdin the test writes to as prompts appear on stderr. */
-function converse(args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
-  return {
-    child,
-    done,
-    output: () => ({ stdout, stderr }),
-    /** Resolves once stderr contains `text` (fails the test after 15 s). */
-    async waitFor(text: string): Promise<void> {
-      const until = Date.now() + 15_000;
-      while (!stderr.includes(text)) {
-        if (Date.now() > until) throw new Error(`timed out waiting for ${JSON.stringify(text)}; stderr so far:\n${stderr}`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    },
-  };
-}
+import { converse, orchestra, tempDir } from './cli-helpers.js';
 
 /** Runs orchestra with all of `input` on stdin. */
 async function withInput(args: string[], input: string) {

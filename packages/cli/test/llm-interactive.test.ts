@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readCheckpoint } from '@orchestra/core';
 import { NETWORK_GUARD, reply, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
-import { BIN, ROOT, modelFreeEnv, tempDir } from './cli-helpers.js';
+import { converse, modelFreeEnv, tempDir } from './cli-helpers.js';
 
 /** fixtures/interactive.dot on the chat backend (the real ChatOpenAI client against the scripted server). */
 
@@ -21,34 +20,15 @@ afterEach(async () => {
   await server.close();
 });
 
-/** A running orchestra whose stdin the test writes as the agent's turns appear on stderr. */
-function converse(args: string[]) {
-  const env = modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
-  return {
-    child,
-    done,
-    output: () => ({ stdout, stderr }),
-    /** Resolves once stderr contains `text` (fails the test after 15 s). */
-    async waitFor(text: string): Promise<void> {
-      const until = Date.now() + 15_000;
-      while (!stderr.includes(text)) {
-        if (Date.now() > until) throw new Error(`timed out waiting for ${JSON.stringify(text)}; stderr so far:\n${stderr}`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    },
-  };
+/** orchestra with only OPENAI_BASE_URL and OPENAI_API_KEY set, answered as its prompts appear. */
+function converseWithModel(args: string[]) {
+  return converse(args, { env: modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` }) });
 }
 
 describe('an interactive node on the chat backend (black box)', () => {
   it('sends the whole history each turn; killed at turn 2 and resumed, the server gets no request for turns already had', async () => {
     const dir = join(tempDir(), 'run');
-    const first = converse(['run', 'fixtures/interactive.dot', '--model', 'chat-model', '--logs-dir', dir]);
+    const first = converseWithModel(['run', 'fixtures/interactive.dot', '--model', 'chat-model', '--logs-dir', dir]);
     // The reply streams in, then the prompt for the human's answer follows.
     await first.waitFor('in several streamed pieces\n  (reply to the agent');
     first.child.stdin.write('make it bigger\n');
@@ -71,7 +51,7 @@ describe('an interactive node on the chat backend (black box)', () => {
     expect(shown.split('Reply 2: about').length - 1).toBe(1);
 
     const before = server.completions.length;
-    const second = converse(['resume', dir, '--model', 'chat-model']);
+    const second = converseWithModel(['resume', dir, '--model', 'chat-model']);
     await second.waitFor('resuming the conversation at turn 2: 1 earlier turn(s) restored without calling the model');
     await second.waitFor('Reply 3: about "make it bigger"');
     expect(server.completions.length).toBe(before); // restored, not asked again

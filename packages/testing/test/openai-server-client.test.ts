@@ -4,33 +4,27 @@ import { ChatOpenAI } from '@langchain/openai';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   dropConnection,
+  guardNetwork,
   httpError,
   reply,
   startScriptedOpenAIServer,
   toolCall,
   toolCalls,
+  type NetworkGuard,
   type ScriptedOpenAIServer,
 } from '../src/index.js';
 
 /** The real LangChain `ChatOpenAI` client against the scripted server. */
 
-const realFetch = globalThis.fetch;
-/** URLs other than 127.0.0.1 that something tried to fetch (the guard refuses them). */
-const offHostFetches: string[] = [];
+/** The guard refuses fetches to hosts other than 127.0.0.1 and lists them. */
+let guard: NetworkGuard;
 
 beforeAll(() => {
-  globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (new URL(url).hostname !== '127.0.0.1') {
-      offHostFetches.push(url);
-      return Promise.reject(new Error(`test network guard: refused ${url}`));
-    }
-    return realFetch(input, init);
-  }) as typeof fetch;
+  guard = guardNetwork();
 });
 
 afterAll(() => {
-  globalThis.fetch = realFetch;
+  guard.restore();
 });
 
 let server: ScriptedOpenAIServer;
@@ -41,7 +35,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await server.close();
-  expect(offHostFetches).toEqual([]);
+  expect(guard.refused).toEqual([]);
 });
 
 function model(options: { streaming?: boolean; apiKey?: string } = {}): ChatOpenAI {

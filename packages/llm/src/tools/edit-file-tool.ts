@@ -1,9 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { z } from 'zod';
 import { fsError } from './fs-error.js';
 import { looksBinary } from './looks-binary.js';
-import { READ_NO_FOLLOW, WRITE_NO_FOLLOW } from './open-flags.js';
+import { WRITE_NO_FOLLOW } from './open-flags.js';
+import { readNoFollow } from './read-no-follow.js';
 import { MAX_READ_FILE_BYTES } from './read-file-tool.js';
 import { showPath, type Workspace } from './workspace.js';
 
@@ -26,13 +27,7 @@ export async function editWorkspaceFile(workspace: Workspace, input: z.infer<typ
   const shown = showPath(input.path);
   if (input.old_text === '') throw new Error('old_text is empty; give the exact text to replace (use write_file to create a file)');
   const real = workspace.resolve(input.path);
-  let bytes;
-  try {
-    bytes = await readFile(real, { signal, flag: READ_NO_FOLLOW });
-  } catch (error) {
-    signal?.throwIfAborted();
-    throw fsError(error, shown);
-  }
+  const bytes = await readNoFollow(real, shown, signal);
   if (bytes.length > MAX_READ_FILE_BYTES) throw new Error(`${shown} is ${bytes.length} bytes; edit_file changes files up to ${MAX_READ_FILE_BYTES} bytes`);
   if (looksBinary(bytes)) throw new Error(`${shown} is a binary file; edit_file changes text files only`);
   const text = bytes.toString('utf8');

@@ -1,9 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { z } from 'zod';
 import { fsError } from './fs-error.js';
 import { looksBinary } from './looks-binary.js';
-import { READ_NO_FOLLOW } from './open-flags.js';
+import { readNoFollow } from './read-no-follow.js';
 import { showPath, type Workspace } from './workspace.js';
 
 /** Largest file read_file opens (10 MiB). */
@@ -41,13 +41,7 @@ export async function readWorkspaceFile(workspace: Workspace, input: z.infer<typ
   if (info.size > MAX_READ_FILE_BYTES) {
     throw new Error(`${shown} is ${info.size} bytes; read_file opens files up to ${MAX_READ_FILE_BYTES} bytes (use search_text to find the part you need)`);
   }
-  let bytes;
-  try {
-    bytes = await readFile(real, { signal, flag: READ_NO_FOLLOW });
-  } catch (error) {
-    signal?.throwIfAborted();
-    throw fsError(error, shown);
-  }
+  const bytes = await readNoFollow(real, shown, signal);
   if (looksBinary(bytes)) throw new Error(`${shown} is a binary file (${bytes.length} bytes); read_file shows text files only`);
   const lines = linesOf(bytes.toString('utf8'));
   if (lines.length === 0) return `(${shown} is empty)`;
