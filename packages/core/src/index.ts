@@ -81,6 +81,7 @@ export type { Answer, Option, Question, QuestionInput } from './human/question.j
 export { askEach, type AskOptions, type Interviewer } from './human/interviewer.js';
 export { AutoApproveInterviewer, CallbackInterviewer, QueueInterviewer, RecordingInterviewer, answerFromText, type QueuedAnswer } from './human/simple-interviewers.js';
 export { ConsoleInterviewer, type ConsoleStreams } from './human/console-interviewer.js';
+export { escapeControl, type EscapeOptions } from './text/escape-control.js';
 export { createWaitHumanHandler } from './handlers/wait-human-handler.js';
 export {
   AnswerLater,

@@ -31,7 +31,7 @@ export {
   type CliAgentBackendOptions,
 } from './backends/cli-backend.js';
 export * from './tools/index.js';
-export { CappedOutput, ProcessStartError, escapeControl, runProcess, type EscapeOptions, type ProcessResult, type RunProcessOptions } from './process/index.js';
+export { CappedOutput, ProcessStartError, runProcess, type ProcessResult, type RunProcessOptions } from './process/index.js';
 export { createChatOpenAI, DEFAULT_REQUEST_TIMEOUT_MS } from './models/chat-openai.js';
 
 export { LlmProviderError, describeProviderError, retryAfterFrom, type LlmErrorCode, type ProviderTarget } from './errors/provider-error.js';

@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import {
+  escapeControl,
   CONVERSATION_COMMANDS,
   CONVERSATION_FILE,
   ConversationProgressSchema,
@@ -28,18 +29,18 @@ export async function statusCommand(logsDir: string, io: CliIO): Promise<number>
     io.stdout(`${manifest.pipeline || 'pipeline'}: ${status}\n`);
     io.stdout(`  run directory: ${logsDir}\n  started: ${manifest.started_at}\n  nodes completed: ${completed.length}${completed.length ? ` (last: ${completed.at(-1)})` : ''}\n`);
     if (next) io.stdout(`  next node: ${next}\n`);
-    if (checkpoint.failure_reason) io.stdout(`  reason: ${checkpoint.failure_reason}\n`);
+    if (checkpoint.failure_reason) io.stdout(`  reason: ${escapeControl(checkpoint.failure_reason)}\n`);
     for (const line of conversationLines(checkpoint, new Set(journal.map((e) => e.node)), logsDir)) io.stdout(`  ${line}\n`);
     const pendingQuestions = status === 'parked' ? readPendingQuestions(root) : [];
     for (const pending of pendingQuestions) {
       const { question } = pending;
       if (isConversationQuestion(question)) {
         io.stdout(`  waiting for a reply to ${pending.id}, turn ${String(question.metadata.turn)} of its conversation; the agent said:\n`);
-        io.stdout(`${indent(question.text, '    ')}\n  reply with text for the agent, or ${CONVERSATION_COMMANDS.join(', ')}\n`);
+        io.stdout(`${indent(escapeControl(question.text), '    ')}\n  reply with text for the agent, or ${CONVERSATION_COMMANDS.join(', ')}\n`);
       } else {
-        io.stdout(`  waiting for an answer to ${pending.id}: ${question.text}\n`);
+        io.stdout(`  waiting for an answer to ${pending.id}: ${escapeControl(question.text)}\n`);
       }
-      for (const o of question.options) io.stdout(`    [${o.key}] ${o.label}\n`);
+      for (const o of question.options) io.stdout(`    [${escapeControl(o.key)}] ${escapeControl(o.label)}\n`);
       io.stdout(`  answer with: orchestra answer ${logsDir}${pendingQuestions.length > 1 ? ` --question ${pending.id}` : ''} <answer>\n`);
     }
     return ExitCode.ok;

@@ -1,4 +1,4 @@
-import type { RunEvent, RunResult, TokenUsage } from '@orchestra/core';
+import { escapeControl, type RunEvent, type RunResult, type TokenUsage } from '@orchestra/core';
 import type { CliIO } from '../io.js';
 import { formatDuration } from './format-duration.js';
 
@@ -81,7 +81,7 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
       const answer =
         event.answerValue === 'SKIPPED' ? 'no answer' : event.answerValue === 'TIMEOUT' ? 'no answer in time' : event.selectedKey ? `[${event.selectedKey}] ${event.selectedLabel}` : JSON.stringify(event.answerText || event.answerValue);
       // A conversation's reply is listed by turn: the question is the agent's whole message.
-      decisions.push(event.turn === undefined ? `${event.nodeId}: ${event.questionText} → ${answer}` : `${event.nodeId}, turn ${event.turn}: ${answer}`);
+      decisions.push(escapeControl(event.turn === undefined ? `${event.nodeId}: ${event.questionText} → ${answer}` : `${event.nodeId}, turn ${event.turn}: ${answer}`, { keepNewlines: false }));
       if (event.answerValue === 'SKIPPED') unanswered++;
     }
     if (event.type === 'interview.started') clearLive(); // the question needs the terminal
@@ -140,7 +140,7 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
     io.stdout(
       `${head}: ${result.completedNodes.length} node${result.completedNodes.length === 1 ? '' : 's'} run, ${result.retries} retr${result.retries === 1 ? 'y' : 'ies'}, ${formatDuration(result.durationMs)}\n`,
     );
-    if (result.failureReason) io.stdout(`  reason: ${result.failureReason}\n`);
+    if (result.failureReason) io.stdout(`  reason: ${escapeControl(result.failureReason)}\n`);
     if (result.usage) {
       const u = result.usage;
       io.stdout(`  tokens: ${count(u.totalTokens)} (${count(u.inputTokens)} in, ${count(u.outputTokens)} out)\n`);
@@ -158,7 +158,8 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
   return { onEvent, summary, stop: clearLive, unansweredGates: () => unanswered };
 }
 
+/** The first non-empty line, shortened and with control characters shown, not obeyed (tool output, provider messages). */
 function firstLine(text: string): string {
-  const line = text.split('\n').find((l) => l.trim()) ?? text;
+  const line = escapeControl(text.split('\n').find((l) => l.trim()) ?? text);
   return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }

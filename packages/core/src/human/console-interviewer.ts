@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { AskOptions, Interviewer } from './interviewer.js';
 import { CONVERSATION_COMMANDS, isConversationQuestion } from './conversation-question.js';
 import { LineReader } from './line-reader.js';
+import { escapeControl } from '../text/escape-control.js';
 import { matchOption, timeoutAnswer, type Answer, type Question } from './question.js';
 
 /** Streams of a {@link ConsoleInterviewer} (the process's by default; injectable for tests). */
@@ -32,7 +33,7 @@ function commandsHint(): string {
 /** An agent message of an interactive node: who speaks, the message indented, and (with `hint`) the commands. */
 function conversationPrompt(question: Question, hint: boolean): string {
   const turn = Number(question.metadata.turn ?? 1);
-  const body = question.text
+  const body = escapeControl(question.text)
     .split('\n')
     .map((line) => `  ${line}`)
     .join('\n');
@@ -99,7 +100,8 @@ export class ConsoleInterviewer implements Interviewer {
     }
     const s = this.streaming as Streaming;
     let out = '';
-    for (const ch of text) {
+    // Model text reaches the terminal: control characters are shown, never obeyed.
+    for (const ch of escapeControl(text)) {
       if (s.atLineStart && ch !== '\n') out += '  ';
       out += ch;
       s.atLineStart = ch === '\n';
@@ -150,9 +152,9 @@ export class ConsoleInterviewer implements Interviewer {
       else this.write(conversationPrompt(question, hint));
       this.hinted.add(question.stage);
     } else {
-      this.write(`\n[?] ${question.text}\n`);
+      this.write(`\n[?] ${escapeControl(question.text)}\n`);
     }
-    if (question.type === 'MULTIPLE_CHOICE') for (const o of question.options) this.write(`  [${o.key}] ${o.label}\n`);
+    if (question.type === 'MULTIPLE_CHOICE') for (const o of question.options) this.write(`  [${escapeControl(o.key)}] ${escapeControl(o.label)}\n`);
     if (question.timeoutMs !== undefined) {
       const fallback = question.default ? `, then ${question.default.selectedOption?.label ?? question.default.value}` : '';
       this.write(`  (waiting up to ${seconds(question.timeoutMs)}${fallback})\n`);
@@ -201,7 +203,7 @@ export class ConsoleInterviewer implements Interviewer {
 
   inform(message: string, stage: string): void {
     this.endStream();
-    this.write(`[i] ${stage ? `${stage}: ` : ''}${message}\n`);
+    this.write(`[i] ${stage ? `${stage}: ` : ''}${escapeControl(message)}\n`);
   }
 
   /** Stops reading the input, so the process can exit. */

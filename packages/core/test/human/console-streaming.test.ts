@@ -62,3 +62,16 @@ describe('ConsoleInterviewer: streamed agent replies', () => {
     interviewer.close();
   });
 });
+
+describe('ConsoleInterviewer: model text cannot drive the terminal', () => {
+  it('shows escape sequences, carriage returns and bidi overrides in replies, streamed or not, instead of obeying them', async () => {
+    const { interviewer, printed } = consoleWith(['ok', 'ok']);
+    interviewer.streamReply('talk', 1, 'red \u001b[31mtext\rover\u202e');
+    await interviewer.ask(conversationQuestion('talk', 'red \u001b[31mtext\rover\u202e', 1));
+    await interviewer.ask(conversationQuestion('talk', 'clear \u001b[2J screen', 2));
+    expect(printed()).not.toMatch(/[\u001b\r\u202e]/);
+    expect(printed()).toContain('red \\e[31mtext\\rover\\u202e');
+    expect(printed()).toContain('clear \\e[2J screen');
+    interviewer.close();
+  });
+});

@@ -1,4 +1,4 @@
-import { escapeControl } from '../process/escape-control.js';
+import { escapeControl } from '@orchestra/core';
 
 /** Most characters of stderr put in an error message. */
 export const STDERR_TAIL_CHARS = 300;

@@ -5,5 +5,4 @@
  */
 export { DEFAULT_MAX_OUTPUT_BYTES, DRAIN_MS, KILL_GRACE_MS, runProcess, type ProcessResult, type RunProcessOptions } from './run-process.js';
 export { ProcessStartError } from './process-start-error.js';
-export { escapeControl, type EscapeOptions } from './escape-control.js';
 export { CappedOutput } from './capped-output.js';

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { OrchestraError } from '@orchestra/core';
-import { escapeControl } from './escape-control.js';
+import { escapeControl } from '@orchestra/core';
 
 /**
  * A command could not be started: the executable is missing or not

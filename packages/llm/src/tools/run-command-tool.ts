@@ -1,6 +1,6 @@
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { z } from 'zod';
-import { escapeControl } from '../process/escape-control.js';
+import { escapeControl } from '@orchestra/core';
 import { runProcess, type ProcessResult } from '../process/run-process.js';
 import { clipText } from './clip-text.js';
 import { commandEnvironment } from './command-environment.js';

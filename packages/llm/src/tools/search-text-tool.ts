@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { z } from 'zod';
-import { escapeControl } from '../process/escape-control.js';
+import { escapeControl } from '@orchestra/core';
 import { fsError } from './fs-error.js';
 import { globToRegExp, matchesGlob } from './glob-pattern.js';
 import { looksBinary } from './looks-binary.js';

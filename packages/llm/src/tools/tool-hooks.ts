@@ -1,5 +1,5 @@
 import type { Graph, GraphNode } from '@orchestra/core';
-import { escapeControl } from '../process/escape-control.js';
+import { escapeControl } from '@orchestra/core';
 import { ProcessStartError } from '../process/process-start-error.js';
 import { runProcess } from '../process/run-process.js';
 import { clipText } from './clip-text.js';

@@ -1,6 +1,6 @@
 import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { escapeControl } from '../process/escape-control.js';
+import { escapeControl } from '@orchestra/core';
 import { fsError } from './fs-error.js';
 import { ToolRefusal } from './tool-refusal.js';
 

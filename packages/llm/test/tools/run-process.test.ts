@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { escapeControl, runProcess } from '../../src/process/index.js';
+import { runProcess } from '../../src/process/index.js';
 import { isGone, pidFrom, removeTempDirs, tempDir, waitFor } from './helpers.js';
 
 afterEach(removeTempDirs);
@@ -94,12 +94,5 @@ describe('runProcess', () => {
     const result = await runProcess({ argv: sh('touch ran'), cwd: dir, env: {}, signal: controller.signal });
     expect(result.aborted).toBe(true);
     expect(existsSync(join(dir, 'ran'))).toBe(false);
-  });
-});
-
-describe('escapeControl', () => {
-  it('escapes terminal control sequences, keeping newlines and tabs unless asked', () => {
-    expect(escapeControl('a\u001b[31mb\rc\u0007d\u202ee\tf\ng')).toBe('a\\e[31mb\\rc\\x07d\\u202ee\tf\ng');
-    expect(escapeControl('a\tb\nc', { keepNewlines: false })).toBe('a\\tb\\nc');
   });
 });
