@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NETWORK_GUARD, httpError, reply, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
@@ -117,6 +117,23 @@ describe('orchestra run with a model (black box)', () => {
     expect(result.code).toBe(0);
     expect(server.completions.map((r) => r.model)).toEqual(['big-model', 'big-model', 'small-model']);
     expect((server.completions[0]?.body as { temperature?: number }).temperature).toBe(0.2);
+  });
+});
+
+describe('the CLI-agent backend (black box)', () => {
+  it('--backend cli hands each stage to the configured command: a shell script stands in for the agent', async () => {
+    const project = tempDir();
+    const agent = join(project, 'agent.sh');
+    writeFileSync(agent, '#!/bin/sh\nprompt=$(cat)\necho "did: $(printf "%s\\n" "$prompt" | tail -n 1)"\necho "working in $ORCHESTRA_NODE_ID" >&2\n');
+    chmodSync(agent, 0o755);
+    writeFileSync(join(project, 'orchestra.yaml'), `cli_agent:\n  command: [${agent}]\n  timeout: 10s\n`);
+    const dir = join(project, 'run');
+    const result = await runOrchestra(['run', pipeline, '--backend', 'cli', '--logs-dir', dir, '--quiet'], { cwd: project, env: modelFreeEnv({ NODE_OPTIONS: `--import=${NETWORK_GUARD}` }) });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(dir, 'implement', 'response.md'), 'utf8')).toBe('did: Write the code based on the plan');
+    expect(readFileSync(join(dir, 'implement', 'agent-stderr.log'), 'utf8')).toBe('working in implement\n');
+    expect(server.requests).toHaveLength(0);
   });
 });
 

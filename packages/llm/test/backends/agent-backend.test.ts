@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { tool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
+import { QueueInterviewer } from '@orchestra/core';
 import { reply, startScriptedOpenAIServer, toolCall, toolCalls, type ScriptedOpenAIServer } from '@orchestra/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -143,5 +144,25 @@ describe('agent backend: a tool-calling loop over the workspace (real ChatOpenAI
     expect(result.status).toBe('fail');
     expect(result.failureReason).toContain('agent stage code made 2 model calls (agent.max_turns) and was still calling tools');
     expect(server.completions).toHaveLength(2);
+  });
+});
+
+describe('agent backend in a conversation (agent.mode="interactive")', () => {
+  it('uses tools within a turn, keeps the tool exchange in the history, and ends on /done', async () => {
+    const workspace = tempDir();
+    writeFileSync(join(workspace, 'plan.md'), 'step 1\n');
+    server.enqueue(toolCall('read_file', { path: 'plan.md' }), reply('The plan has one step. Add another?'), toolCall('edit_file', { path: 'plan.md', old_text: 'step 1\n', new_text: 'step 1\nstep 2\n' }), reply('Added step 2.'));
+    const { result, events } = await runWith(
+      dot('  talk [prompt="Let us improve plan.md", agent.mode="interactive", agent.backend="agent"]\n  start -> talk -> exit'),
+      createAgentBackend({ model: model(), workspace }),
+      { interviewer: new QueueInterviewer([{ value: 'yes', text: 'yes' }, { value: '/done', text: '/done' }]) },
+    );
+    expect(result.status).toBe('success');
+    expect(readFileSync(join(workspace, 'plan.md'), 'utf8')).toBe('step 1\nstep 2\n');
+    // Turn 2's first request carries turn 1's tool call and result before the human's "yes".
+    const roles = server.completions[2]?.messages?.map((m) => m.role);
+    expect(roles).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
+    expect(eventsOf(events, 'agent.tool_call').map((e) => e.tool)).toEqual(['read_file', 'edit_file']);
+    expect(eventsOf(events, 'llm.response').map((e) => e.turn)).toEqual([1, 1, 2, 2]);
   });
 });
