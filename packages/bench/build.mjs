@@ -3,7 +3,7 @@
 import { build } from 'esbuild';
 
 const banner = { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" };
-for (const entry of ['main', 'engine-main']) {
+for (const entry of ['main', 'engine-main', 'llm-main', 'startup-main']) {
   await build({
     entryPoints: [new URL(`./src/${entry}.ts`, import.meta.url).pathname],
     outfile: new URL(`./dist/${entry}.mjs`, import.meta.url).pathname,

@@ -57,9 +57,9 @@ function stages(run: RunView): string[] {
     const id = run.completedNodes[i] as string;
     if (seen.has(id)) continue;
     seen.add(id);
-    order.unshift(id);
+    order.push(id);
   }
-  return order;
+  return order.reverse();
 }
 
 interface Detail {
