@@ -51,6 +51,12 @@ describe('orchestra doctor (black box)', () => {
     expect(r.stdout).toContain('2 problem(s) found');
   });
 
+  it('a server that wants a key nobody set: says which variable to set', async () => {
+    const r = await runOrchestra(['doctor', '--model', 'small'], { cwd: tempDir(), env: modelFreeEnv({ ...guard, OPENAI_BASE_URL: server.url }) });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`✗ openai ${server.url}: wants an API key and none was sent (HTTP 401): set OPENAI_API_KEY`);
+  });
+
   it('a broken orchestra.yaml is exit 2 with its one-line error; --offline contacts nothing', async () => {
     const project = tempDir();
     writeFileSync(join(project, 'orchestra.yaml'), 'defaults: [1, 2]\n');

@@ -33,8 +33,8 @@ describe('an interactive node on the chat backend (black box)', () => {
     await first.waitFor('in several streamed pieces\n  (reply to the agent');
     first.child.stdin.write('make it bigger\n');
     await first.waitFor('[refine] agent, turn 2:');
-    await first.waitFor('Reply 3: about "make it bigger", in several streamed pieces');
-    // Turn 2's message is saved (the checkpoint is written before the question is asked).
+    // The prompt follows the streamed reply once it is saved (the checkpoint is written before the question is asked).
+    await first.waitFor('Reply 3: about "make it bigger", in several streamed pieces\n> ');
     expect(readCheckpoint(dir).node_progress).toMatchObject({ refine: { turns: [{ human: 'make it bigger' }], pending: expect.stringContaining('Reply 3') } });
     first.child.kill('SIGKILL');
     expect((await first.done).signal).toBe('SIGKILL');

@@ -32,7 +32,7 @@ export {
 } from './backends/cli-backend.js';
 export * from './tools/index.js';
 export { CappedOutput, ProcessStartError, runProcess, type ProcessResult, type RunProcessOptions } from './process/index.js';
-export { createChatOpenAI, DEFAULT_REQUEST_TIMEOUT_MS } from './models/chat-openai.js';
+export { ChatCompletionsOpenAI, DEFAULT_REQUEST_TIMEOUT_MS, createChatOpenAI } from './models/chat-openai.js';
 
 export { LlmProviderError, describeProviderError, retryAfterFrom, type LlmErrorCode, type ProviderTarget } from './errors/provider-error.js';
 

@@ -42,6 +42,10 @@ export async function checkEndpoint(resolved: ResolvedModel): Promise<EndpointCh
   }
   const ms = Math.round(performance.now() - started);
   if (response.status === 401 || response.status === 403) {
+    if (provider.apiKey === undefined) {
+      const set = provider.apiKeyEnv ? `set ${provider.apiKeyEnv}` : `set api_key_env for provider ${provider.name} in orchestra.yaml`;
+      return { ok: false, message: `wants an API key and none was sent (HTTP ${response.status}): ${set}` };
+    }
     return { ok: false, message: `refused the API key (HTTP ${response.status}; the key comes from ${resolved.sources.apiKey})` };
   }
   if (response.status === 404) return { ok: true, message: `answered in ${ms} ms (it has no model list, which some servers do not offer)` };

@@ -207,7 +207,7 @@ async function execute(
       return ExitCode.failed;
     }
     if (error instanceof OrchestraError) {
-      const simulate = error.code === 'ORCH_NO_BACKEND' && !flags.simulate ? '\n  (or run with --simulate to try the pipeline with simulated responses)' : '';
+      const simulate = error.code === 'ORCH_NO_BACKEND' && !flags.simulate ? ' (or run with --simulate to try the pipeline with simulated responses)' : '';
       io.stderr(`orchestra: ${error.message}${simulate}\n`);
       return ExitCode.usage;
     }

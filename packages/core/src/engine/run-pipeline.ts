@@ -136,7 +136,7 @@ function planRun(graph: Graph, registry: HandlerRegistry): Plan {
   if (missingLlm.length > 0) {
     throw new MissingHandlerError(
       'ORCH_NO_BACKEND',
-      `this pipeline has LLM stages (${missingLlm.slice(0, 5).join(', ')}${missingLlm.length > 5 ? ', ...' : ''}) but no model is configured: run with --simulate for simulated responses (model configuration comes with the LLM layer), or pass a CodergenBackend to runPipeline`,
+      `this pipeline has LLM stages (${missingLlm.slice(0, 5).join(', ')}${missingLlm.length > 5 ? ', ...' : ''}) but no backend runs them: pass a CodergenBackend to runPipeline (createModelBackend or createChatBackend from @orchestra/llm, or simulationBackend)`,
     );
   }
   const goalGates = [...graph.nodes.values()].filter((n) => booleanAttr(n, 'goal_gate')).map((n) => n.id);

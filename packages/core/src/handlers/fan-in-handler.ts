@@ -24,7 +24,7 @@ function candidates(value: unknown): Candidate[] {
  * retry, fail), then declaration order — and records it as
  * `parallel.fan_in.best_id` and `parallel.fan_in.best_outcome`. Fails when
  * there are no results or every branch failed. (LLM-ranked selection with a
- * `prompt` comes with the LLM layer.)
+ * `prompt`, spec §4.9, is not implemented yet.)
  */
 export const fanInHandler: Handler = {
   execute({ node, context }) {

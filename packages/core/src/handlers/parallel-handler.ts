@@ -77,7 +77,9 @@ export const parallelHandler: Handler = {
     for (const [index, result] of succeeded) results[index] = result;
     if (policy === 'first_success' && succeeded.size > 0) cancel.abort('a branch succeeded before the run stopped');
     const waiting: AnswerLater[] = [];
-    let usage: TokenUsage | undefined; // tokens of the branches run now (saved ones were counted when they ran)
+    // Tokens of the branches run now. Branches saved before a stop are not counted again, nor were they
+    // counted then: like any node stopped mid-way, a stop loses the count of what it had spent.
+    let usage: TokenUsage | undefined;
     let nextIndex = 0;
     const worker = async (): Promise<void> => {
       while (nextIndex < branches.length && !branchSignal.aborted) {

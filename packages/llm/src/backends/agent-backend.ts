@@ -4,7 +4,7 @@ import type { CodergenBackend, ConversationalBackend, GraphNode } from '@orchest
 import { agentSettings, emptyConfig, ModelConfigError, type LoadedConfig } from '../config/index.js';
 import type { ThreadSessions } from '../fidelity/thread-sessions.js';
 import { DEFAULT_WORKSPACE_TOOLS, type WorkspaceToolName } from '../tools/index.js';
-import { agentKit } from './agent-kit.js';
+import { agentKit, workspaceProblem } from './agent-kit.js';
 import { createLangChainBackend } from './langchain-backend.js';
 
 /** Options of {@link createAgentBackend}. */
@@ -56,8 +56,7 @@ export function createAgentBackend(options: AgentBackendOptions): CodergenBacken
     tools: (request) => agentKit(request, agentSettings(config, request.node), options.tools ?? [], options.scrubEnv ?? []),
     cannotRun: (node) => {
       try {
-        agentSettings(config, node);
-        return undefined;
+        return workspaceProblem(node.id, agentSettings(config, node), config);
       } catch (error) {
         if (error instanceof ModelConfigError) return error.message;
         throw error;

@@ -15,7 +15,7 @@ import { buildPreamble } from '../fidelity/preamble.js';
 import { ThreadSessions } from '../fidelity/thread-sessions.js';
 import { describeProviderError, type ProviderTarget } from '../errors/provider-error.js';
 import { createChatOpenAI } from '../models/chat-openai.js';
-import { agentKit } from './agent-kit.js';
+import { agentKit, workspaceProblem } from './agent-kit.js';
 import { createCliAgentBackend } from './cli-backend.js';
 import { createLangChainBackend, type StageModel, type StageTools } from './langchain-backend.js';
 
@@ -124,7 +124,7 @@ export function createModelBackend(options: ModelBackendOptions): ModelBackend {
     try {
       const r = resolve(node);
       if (r.backend === 'cli') return cli.cannotRun?.(node, graph);
-      if (r.backend === 'agent') agentSettings(options.config, node);
+      if (r.backend === 'agent') return workspaceProblem(node.id, agentSettings(options.config, node), options.config);
       return undefined;
     } catch (error) {
       if (error instanceof ModelConfigError) return error.message;

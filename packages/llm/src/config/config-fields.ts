@@ -5,14 +5,20 @@ import { z } from 'zod';
 // ", got <value>" appended when the error is reported (see issue-message.ts).
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const KEY_PREFIX = /^(sk|pk|rk|gsk|xai|hf|key|api)[-_]/i;
+/** The usual spelling of a variable name: capitals, digits and `_` (`XAI_API_KEY`, `HF_TOKEN`). */
+const UPPER_ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+/** Vendor key prefixes as keys are written (lower case: `sk-...`, `gsk_...`, `hf_...`). */
+const KEY_PREFIX = /^(sk|pk|rk|gsk|xai|hf)[-_]/;
 
 /**
  * Whether a value written where an environment variable's *name* belongs looks
- * like a secret instead: a known key prefix (`sk-`, `gsk_`, ...), a long value
- * that is not a variable name, or a long mixed-case alphanumeric token.
+ * like a secret instead: a known key prefix as keys are written (`sk-`,
+ * `gsk_`, `hf_`, ...), a long value that is not a variable name, or a long
+ * mixed-case alphanumeric token. A name in capitals (`XAI_API_KEY`,
+ * `HF_TOKEN`) is always a name.
  */
 export function looksLikeApiKey(value: string): boolean {
+  if (UPPER_ENV_NAME.test(value)) return false;
   if (KEY_PREFIX.test(value)) return true;
   if (!ENV_NAME.test(value)) return value.length >= 16;
   return value.length >= 32 && /[a-z]/.test(value) && /[A-Z]/.test(value) && /[0-9]/.test(value);

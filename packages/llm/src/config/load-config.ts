@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ConfigError, formatPosition, type ConfigPosition } from './config-error.js';
-import type { OrchestraConfig } from './config-schema.js';
+import { BUILT_IN_PROVIDER, type OrchestraConfig } from './config-schema.js';
 import { findConfigFiles, type ConfigSearch } from './discover-config.js';
 import type { KeyPath } from './key-path.js';
 import { mergeConfigs } from './merge-config.js';
@@ -41,8 +41,18 @@ function checkProvider(loaded: LoadedConfig, path: KeyPath, name: string | undef
   throw new ConfigError(at, path, `${JSON.stringify(name)} is not a configured provider (configured: ${knownProviders(loaded.config).join(', ')})`);
 }
 
-/** Cross-checks of the merged configuration: every provider named by an alias or `defaults.provider` exists. */
+/**
+ * Cross-checks of the merged configuration: every provider named by an alias
+ * or `defaults.provider` exists, and every provider but the built-in `openai`
+ * has a `base_url` (without one its key would be sent to OpenAI).
+ */
 function crossCheck(loaded: LoadedConfig): void {
+  for (const [name, provider] of Object.entries(loaded.config.providers ?? {})) {
+    if (name === BUILT_IN_PROVIDER || provider?.base_url) continue;
+    const path = ['providers', name];
+    const at = loaded.locate(path) ?? { file: loaded.files[0] ?? 'orchestra.yaml', line: 1, column: 1 };
+    throw new ConfigError(at, [...path, 'base_url'], `missing: a provider other than openai needs the base URL of its OpenAI-compatible API (e.g. base_url: http://127.0.0.1:11434/v1)`);
+  }
   for (const [alias, entry] of Object.entries(loaded.config.models ?? {})) checkProvider(loaded, ['models', alias, 'provider'], entry.provider);
   checkProvider(loaded, ['defaults', 'provider'], loaded.config.defaults?.provider);
 }

@@ -166,3 +166,13 @@ describe('agent backend in a conversation (agent.mode="interactive")', () => {
     expect(eventsOf(events, 'llm.response').map((e) => e.turn)).toEqual([1, 1, 2, 2]);
   });
 });
+
+describe('agent backend: refused up front', () => {
+  it('a workspace that does not exist refuses the run before any model call', async () => {
+    const missing = join(tempDir(), 'no-such-dir');
+    await expect(runWith(dot('  code [prompt="x", agent.backend="agent"]\n  start -> code -> exit'), createAgentBackend({ model: model(), workspace: missing }))).rejects.toThrow(
+      `the agent workspace of node code, ${missing}, is not an existing directory`,
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+});

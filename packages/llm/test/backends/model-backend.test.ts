@@ -87,6 +87,16 @@ describe('createModelBackend', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('sends what the stage sets to any compatible server: chat completions whatever the model id, and the reasoning effort', async () => {
+    server.respondWith(() => reply('ok'));
+    const backend = createModelBackend({ config: config('models:\n  coder: { model: qwen2.5-codex, reasoning_effort: low, max_tokens: 99 }\n'), env: env() });
+    const { result } = await runWith(dot('  x [prompt="x", llm_model=coder]\n  start -> x -> exit'), backend);
+    expect(result.status).toBe('success');
+    expect(server.completions).toHaveLength(1);
+    expect(server.completions[0]?.path).toBe('/v1/chat/completions');
+    expect(server.completions[0]?.body).toMatchObject({ model: 'qwen2.5-codex', reasoning_effort: 'low', max_tokens: 99 });
+  });
+
   it('runs cli stages with the configured command (a shell script standing in for the agent)', async () => {
     const dir = tempDir();
     const agent = join(dir, 'agent.sh');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, combineConfigLayers, parseConfigText, readConfigFile } from '../../src/config/index.js';
-import { tempDir, thrown, write } from './helpers.js';
+import { configOf, tempDir, thrown, write } from './helpers.js';
 
 const FILE = '/x/orchestra.yaml';
 
@@ -69,6 +69,19 @@ describe('ConfigError', () => {
     expect(error.message).not.toContain('abc123');
     expect(errorOf('providers:', '  p: { api_key_env: my-var }').message).toBe(
       `${FILE}:2:21: providers.p.api_key_env: expected the name of an environment variable (letters, digits and _), like OPENAI_API_KEY, got "my-var"`,
+    );
+  });
+
+  it('takes variable names in capitals for names, whatever their prefix', () => {
+    for (const name of ['XAI_API_KEY', 'HF_TOKEN', 'API_KEY', 'KEY_FOR_LOCAL', 'SK_TEAM_KEY']) {
+      expect(() => configOf(`providers:\n  p:\n    base_url: http://127.0.0.1:1/v1\n    api_key_env: ${name}\n`), name).not.toThrow();
+    }
+  });
+
+  it('refuses a provider other than openai without a base_url (its key would go to OpenAI)', () => {
+    const error = errorOf('providers:', '  groq:', '    api_key_env: GROQ_API_KEY');
+    expect(error.message).toBe(
+      `${FILE}:3:5: providers.groq.base_url: missing: a provider other than openai needs the base URL of its OpenAI-compatible API (e.g. base_url: http://127.0.0.1:11434/v1)`,
     );
   });
 
