@@ -40,6 +40,8 @@ describe('orchestra run with a model (black box)', () => {
     expect(result.stdout).toMatch(/✓ plan +\S+ +50 tokens/);
     expect(result.stdout).toContain('tokens: 150 (120 in, 30 out)');
     expect(json(join(dir, 'checkpoint.json')).token_usage).toEqual({ input_tokens: 120, output_tokens: 30, total_tokens: 150 });
+    const status = await runOrchestra(['status', dir]);
+    expect(status.stdout).toContain('  tokens: 150 (120 in, 30 out)\n');
     // Three streamed requests with the key, the model, and the stage's preamble and prompt.
     expect(server.completions).toHaveLength(3);
     for (const request of server.completions) {

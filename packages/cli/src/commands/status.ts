@@ -1,6 +1,8 @@
 import { join, resolve } from 'node:path';
 import {
+  addUsage,
   escapeControl,
+  usageFromFile,
   CONVERSATION_COMMANDS,
   CONVERSATION_FILE,
   ConversationProgressSchema,
@@ -30,6 +32,10 @@ export async function statusCommand(logsDir: string, io: CliIO): Promise<number>
     io.stdout(`  run directory: ${logsDir}\n  started: ${manifest.started_at}\n  nodes completed: ${completed.length}${completed.length ? ` (last: ${completed.at(-1)})` : ''}\n`);
     if (next) io.stdout(`  next node: ${next}\n`);
     if (checkpoint.failure_reason) io.stdout(`  reason: ${escapeControl(checkpoint.failure_reason)}\n`);
+    // The checkpoint's total plus the journal lines after it: the tokens of every completed node.
+    let usage = checkpoint.token_usage ? usageFromFile(checkpoint.token_usage) : undefined;
+    for (const entry of journal) if (entry.usage) usage = addUsage(usage, usageFromFile(entry.usage));
+    if (usage) io.stdout(`  tokens: ${usage.totalTokens.toLocaleString('en-US')} (${usage.inputTokens.toLocaleString('en-US')} in, ${usage.outputTokens.toLocaleString('en-US')} out)\n`);
     for (const line of conversationLines(checkpoint, new Set(journal.map((e) => e.node)), logsDir)) io.stdout(`  ${line}\n`);
     const pendingQuestions = status === 'parked' ? readPendingQuestions(root) : [];
     for (const pending of pendingQuestions) {
