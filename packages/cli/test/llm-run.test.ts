@@ -194,6 +194,17 @@ describe('orchestra.yaml errors (black box)', () => {
     expect(missing.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it('orchestra.yaml and orchestra.yml side by side: refused with exit 2, also for a simulated run', async () => {
+    const project = tempDir();
+    writeFileSync(join(project, 'orchestra.yaml'), 'defaults:\n  model: a\n');
+    writeFileSync(join(project, 'orchestra.yml'), 'defaults:\n  model: b\n');
+    writeFileSync(join(project, 'p.dot'), readFileSync(pipeline, 'utf8'));
+    const result = await runOrchestra(['run', join(project, 'p.dot'), '--simulate', '--logs-dir', join(project, 'run')], { cwd: project });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^orchestra: .*orchestra\.yml:1:1: /);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('an unreachable URL: the stage fails after its retries with one line saying where the URL came from', async () => {
     const closed = await startScriptedOpenAIServer();
     const url = closed.url;

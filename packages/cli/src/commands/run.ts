@@ -128,9 +128,9 @@ async function setUp(graph: Graph, pipelineFile: string | undefined, flags: RunF
   if (typeof models === 'string') return models;
   if (flags.simulate && Object.keys(models).length > 0) return 'use --model, --base-url and --backend without --simulate (a simulated run calls no model)';
   const needsModels = !flags.simulate && hasLlmStages(graph);
-  if (!needsModels && !(await hasRunConfig(pipelineFile))) return { defaults: { autoApprove: false }, ...(flags.simulate ? { backend: simulationBackend } : {}) };
   let config: LoadedConfig;
   try {
+    if (!needsModels && !(await hasRunConfig(pipelineFile))) return { defaults: { autoApprove: false }, ...(flags.simulate ? { backend: simulationBackend } : {}) };
     config = await loadRunConfig(pipelineFile);
   } catch (error) {
     if (error instanceof OrchestraError) return error.message;
