@@ -76,14 +76,15 @@ export function createModelBackend(options: ModelBackendOptions): ModelBackend {
   const flags = options.flags ?? {};
   const createModel = options.createModel ?? createChatOpenAI;
   const sessions = options.sessions ?? new ThreadSessions();
-  const resolved = new Map<string, ResolvedModel>();
+  // By node object: a backend may serve several pipelines whose node ids coincide.
+  const resolved = new WeakMap<GraphNode, ResolvedModel>();
   const clients = new Map<string, BaseChatModel>();
 
   const resolve = (node: GraphNode): ResolvedModel => {
-    let r = resolved.get(node.id);
+    let r = resolved.get(node);
     if (!r) {
       r = resolveModel(node, { config: options.config, env, flags });
-      resolved.set(node.id, r);
+      resolved.set(node, r);
     }
     return r;
   };
