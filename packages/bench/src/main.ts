@@ -5,6 +5,7 @@
  */
 import { BARE_PARSE_OPTIONS, LoadCheckError, runLoadBenchmark, type LoadBenchmarkResult } from './load-benchmark.js';
 import { gcExposed } from './measure.js';
+import { parseRunArgs, type RunArgs } from './args.js';
 
 /** Pipeline sizes measured, in stage nodes. */
 export const SIZES = [1_000, 10_000] as const;
@@ -15,27 +16,6 @@ export const TARGET_NODES = 10_000;
 
 const DEFAULT_RUNS = 7;
 const WARMUP_RUNS = 3;
-
-/** Command-line options of the benchmark. */
-export interface BenchArgs {
-  json: boolean;
-  runs: number;
-}
-
-/** Reads `--json` and `--runs N` from `argv` (without node and script). Throws on a bad `--runs`. */
-export function parseArgs(argv: readonly string[]): BenchArgs {
-  const json = argv.includes('--json');
-  let runs = DEFAULT_RUNS;
-  const at = argv.indexOf('--runs');
-  if (at !== -1) {
-    const value = argv[at + 1];
-    runs = Number(value);
-    if (value === undefined || !Number.isInteger(runs) || runs < 1) {
-      throw new RangeError(`--runs needs a positive integer, got ${value ?? 'nothing'}`);
-    }
-  }
-  return { json, runs };
-}
 
 function ms(value: number): string {
   return value >= 100 ? value.toFixed(0) : value.toFixed(1);
@@ -49,7 +29,7 @@ function timing(median: number, min: number, max: number): string {
   return `${ms(median)} (${ms(min)}–${ms(max)})`;
 }
 
-function formatTable(results: readonly LoadBenchmarkResult[], args: BenchArgs): string {
+function formatTable(results: readonly LoadBenchmarkResult[], args: RunArgs): string {
   const header = ['nodes', 'size MB', 'bare parse ms', 'orchestra load ms', 'ratio', 'ratio of mins'];
   const rows = results.map((r) => [
     r.nodes.toLocaleString('en-US'),
@@ -75,9 +55,9 @@ function formatTable(results: readonly LoadBenchmarkResult[], args: BenchArgs): 
 }
 
 function main(): number {
-  let args: BenchArgs;
+  let args: RunArgs;
   try {
-    args = parseArgs(process.argv.slice(2));
+    args = parseRunArgs(process.argv.slice(2), DEFAULT_RUNS);
   } catch (error) {
     console.error(`bench: ${(error as Error).message}`);
     return 2;

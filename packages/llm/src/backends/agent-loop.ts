@@ -78,13 +78,8 @@ function detailOf(call: PendingToolCall): string | undefined {
 export async function runAgentLoop(messages: BaseMessage[], options: AgentLoopOptions): Promise<AgentLoopResult> {
   let usage: TokenUsage | undefined;
   for (let turn = 1; turn <= options.maxTurns; turn++) {
-    let reply;
-    try {
-      reply = await callModel(options.model, messages, { signal: options.signal, report: options.report, modelName: options.modelName });
-    } catch (error) {
-      if (usage && typeof error === 'object' && error !== null) (error as { usage?: TokenUsage }).usage ??= usage;
-      throw error;
-    }
+    // Tokens spent before an error reach the engine through the report (the stage handler attaches them).
+    const reply = await callModel(options.model, messages, { signal: options.signal, report: options.report, modelName: options.modelName });
     usage = addUsage(usage, reply.usage);
     const calls = reply.message.tool_calls ?? [];
     // Keep a plain AIMessage in the history (a merged chunk carries streaming-only fields).
@@ -95,9 +90,7 @@ export async function runAgentLoop(messages: BaseMessage[], options: AgentLoopOp
       messages.push(await runToolCall(call, options));
     }
   }
-  const error = new AgentTurnLimitError(options.nodeId, options.maxTurns);
-  if (usage) Object.assign(error, { usage });
-  throw error;
+  throw new AgentTurnLimitError(options.nodeId, options.maxTurns);
 }
 
 async function runToolCall(call: PendingToolCall, options: AgentLoopOptions): Promise<ToolMessage> {

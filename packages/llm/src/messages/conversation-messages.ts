@@ -5,8 +5,3 @@ import type { ConversationMessage } from '@orchestra/core';
 export function toLangChainMessages(messages: readonly ConversationMessage[]): BaseMessage[] {
   return messages.map((m) => (m.role === 'human' ? new HumanMessage(m.text) : new AIMessage(m.text)));
 }
-
-/** The text of a message: its string content, or its text blocks joined. */
-export function messageText(message: BaseMessage): string {
-  return message.text;
-}
