@@ -74,7 +74,8 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .argument('<logs-dir>', 'the run directory')
     .argument('<answer>', 'an option key or label, yes/no, or free text')
     .option('--question <id>', 'which pending question (when several are pending)')
-    .action(async (logsDir: string, answer: string, options: { question?: string }) => {
+    .option('--replace', 'replace an answer already recorded for the question')
+    .action(async (logsDir: string, answer: string, options: { question?: string; replace?: boolean }) => {
       exitCode = await (await import('./commands/answer.js')).answerCommand(logsDir, answer, options, io);
     });
 

@@ -54,10 +54,10 @@ describe('human gates from the CLI (black box)', () => {
     expect(r.stdout).toContain('→ [A] Approve');
   });
 
-  it('without an answer (stdin at end) the gate fails with a message naming both flags, never a hang', async () => {
+  it('without an answer (stdin at end) the run parks (exit 3) with a message naming both flags, never a hang', async () => {
     const r = await withInput(['run', 'fixtures/human-gate.dot', '--simulate', '--quiet', '--logs-dir', join(tempDir(), 'r')], '');
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('answer gates with --auto-approve or --answers <file.json>');
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('pass --auto-approve (the first choice at every gate) or --answers <file.json>');
   });
 
   it('a console timeout takes human.default_choice', async () => {

@@ -70,12 +70,15 @@ describe('interactive nodes from the CLI (black box)', () => {
     expect(readCheckpoint(killed).context).toEqual(readCheckpoint(whole).context);
   }, 60_000);
 
-  it('/reject goes back to the draft; input ending mid-conversation fails the run with the hint, never a loop', async () => {
-    const r = await withInput(['run', 'fixtures/interactive.dot', '--simulate', '--logs-dir', join(tempDir(), 'r')], 'make it smaller\n/reject too big\n');
-    expect(r.code).toBe(1);
+  it('/reject goes back to the draft; input ending mid-conversation parks the run with the hint, never a loop', async () => {
+    const runDir = join(tempDir(), 'r');
+    const r = await withInput(['run', 'fixtures/interactive.dot', '--simulate', '--logs-dir', runDir], 'make it smaller\n/reject too big\n');
+    expect(r.code).toBe(3);
     expect(r.stdout).toContain('failed: rejected by the human at turn 2: too big');
-    expect(r.stdout).toContain('refine failed: no reply for refine at turn 1 (input ended or no answers left)');
-    expect(r.stderr).toContain('answer gates with --auto-approve or --answers <file.json>');
+    expect(r.stderr).toContain('standard input ended before a human answered a reply to refine (turn 1 of its conversation');
+    expect(r.stderr).toContain(`orchestra answer ${runDir} /done`);
+    expect(r.stderr).toContain('pass --auto-approve (the first choice at every gate) or --answers <file.json>');
+    expect(readCheckpoint(runDir)).toMatchObject({ status: 'parked', next_node: 'refine' });
   }, 30_000);
 
   it('human.timeout: an unanswered turn is asked again on retry without a resume notice, then the node fails', async () => {

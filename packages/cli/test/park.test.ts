@@ -11,7 +11,8 @@ describe('durable waits: --park, orchestra answer, orchestra status (black box)'
     const first = orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--park', '--quiet', '--logs-dir', parked);
     expect(first.code).toBe(3);
     expect(first.stdout).toContain('… parked, waiting for a human');
-    expect(first.stderr).toContain(`orchestra answer ${parked} <answer>`);
+    expect(first.stderr).toContain(`Answer with one of [A] Approve, [F] Fix:\n  orchestra answer ${parked} A\n  orchestra answer ${parked} F\nthen continue:\n  orchestra resume ${parked} --simulate --park\n`);
+    expect(first.stderr).not.toContain('--auto-approve'); // parked on purpose: no advice for unattended runs
     const pending = JSON.parse(readFileSync(join(parked, 'pending-questions.json'), 'utf8'));
     expect(pending.questions).toEqual([
       expect.objectContaining({ id: 'review_gate', question: expect.objectContaining({ text: 'Review Changes', options: [{ key: 'A', label: 'Approve' }, { key: 'F', label: 'Fix' }] }) }),
@@ -60,7 +61,7 @@ describe('orchestra answer with a damaged answers file', () => {
     writeFileSync(join(dir, 'answers.json'), '{"format": "orch');
     const r = orchestra('answer', dir, 'A');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('answers.json is corrupt (not valid JSON); it was left untouched');
+    expect(r.stderr).toContain('answers.json is corrupt or truncated (not valid JSON); it was left untouched');
     expect(readFileSync(join(dir, 'answers.json'), 'utf8')).toBe('{"format": "orch');
   });
 });

@@ -24,10 +24,46 @@ export {
   type RetryPolicy,
   type RetryPresetName,
 } from './engine/retry-policy.js';
-export type { Arrival, Handler, HandlerInput, RunView } from './engine/handler.js';
+export type { Arrival, Handler, HandlerInput, ProcessLedger, RunView } from './engine/handler.js';
 export { HandlerRegistry } from './engine/handler-registry.js';
-export { MissingHandlerError, ORCHESTRA_VERSION, runPipeline, type RunOptions, type RunResult } from './engine/run-pipeline.js';
-export { resumePipeline, type ResumeOptions } from './engine/resume-pipeline.js';
+export { MissingHandlerError, planRun, type Plan } from './engine/plan.js';
+export { ORCHESTRA_VERSION, type EngineOptions } from './engine/run-engine.js';
+export type { RunResult } from './engine/run-result.js';
+export { systemClock, sleepOn, type Clock } from './engine/clock.js';
+export { AnswerLater } from './engine/answer-later.js';
+export { runPipeline } from './runner/run-pipeline.js';
+export { resumePipeline, type ResumeOptions } from './runner/resume-pipeline.js';
+export type { RunOptions } from './runner/run-options.js';
+export type { Awaitable, RunLease, RunStore, StageStore } from './engine/store/run-store.js';
+export {
+  CHECKPOINT_INTERVAL_MS,
+  CheckpointSchema,
+  JournalEntrySchema,
+  LeaseHolderSchema,
+  ManifestSchema,
+  PendingQuestionsSchema,
+  ProcessRecordSchema,
+  RUN_STATUSES,
+  RecordedAnswersSchema,
+  type Checkpoint,
+  type JournalEntry,
+  type JournalRead,
+  type LeaseHolder,
+  type Manifest,
+  type PendingQuestions,
+  type ProcessRecord,
+  type RecordedAnswers,
+  type RunStatus,
+} from './engine/store/records.js';
+export { CheckpointError, NoSpaceError, RunLockedError } from './engine/store/store-errors.js';
+export { restore, stateOfCheckpoint, type RestoredRun } from './engine/store/restore.js';
+export type { EngineState } from './engine/engine-state.js';
+export { questionId, readPendingQuestions, readRecordedAnswers, writePendingQuestions, writeRecordedAnswers } from './engine/store/pending-questions.js';
+export { FileRunStore, defaultLogsRoot, restartDirectory, type FileRunStoreOptions } from './run/file-run-store.js';
+export { RUN_FILES } from './run/run-files.js';
+export { readCheckpoint, readJournal, readManifest } from './run/run-directory.js';
+export { openFileStage } from './run/file-stage-store.js';
+export { isProcessAlive, processStartTime } from './os/process-identity.js';
 
 export { silentReporter, type CodergenBackend, type CodergenRequest, type LlmCall, type LlmReporter, type ToolCallReport } from './handlers/codergen-backend.js';
 export { DEFAULT_FIDELITY, resolveFidelity, type Fidelity, type FidelityMode } from './handlers/fidelity.js';
@@ -70,30 +106,12 @@ export { ParallelProgressSchema, type ParallelProgress } from './handlers/parall
 export { fanInHandler } from './handlers/fan-in-handler.js';
 export type { BranchResult, BranchRunner } from './engine/handler.js';
 
-export { CHECKPOINT_INTERVAL_MS, CheckpointError, CheckpointSchema, RUN_STATUSES, readCheckpoint, type Checkpoint, type RunStatus } from './run/checkpoint.js';
-export { JournalEntrySchema, readJournal, type JournalEntry } from './run/journal.js';
-export { ManifestSchema, type Manifest } from './run/manifest.js';
-export { defaultLogsRoot, readManifest } from './run/run-directory.js';
-export { RUN_FILES } from './run/run-files.js';
 
-export { ANSWER_VALUES, AnswerSchema, OptionSchema, QUESTION_TYPES, QuestionSchema, matchOption, timeoutAnswer } from './human/question.js';
-export type { Answer, Option, Question, QuestionInput } from './human/question.js';
+export { ANSWER_VALUES, AnswerSchema, OptionSchema, QUESTION_TYPES, QuestionSchema, matchOption, timeoutAnswer } from './engine/question.js';
+export type { Answer, Option, Question, QuestionInput } from './engine/question.js';
 export { askEach, type AskOptions, type Interviewer } from './human/interviewer.js';
 export { AutoApproveInterviewer, CallbackInterviewer, QueueInterviewer, RecordingInterviewer, answerFromText, type QueuedAnswer } from './human/simple-interviewers.js';
 export { ConsoleInterviewer, type ConsoleStreams } from './human/console-interviewer.js';
 export { escapeControl, type EscapeOptions } from './text/escape-control.js';
 export { createWaitHumanHandler } from './handlers/wait-human-handler.js';
-export {
-  AnswerLater,
-  PendingQuestionsSchema,
-  RecordedAnswersInterviewer,
-  RecordedAnswersSchema,
-  answerForQuestion,
-  questionId,
-  readPendingQuestions,
-  readRecordedAnswers,
-  recordAnswer,
-  writePendingQuestions,
-  type PendingQuestions,
-  type RecordedAnswers,
-} from './human/park.js';
+export { RecordedAnswersInterviewer, answerForQuestion, recordAnswer, type RecordAnswerOptions } from './human/park.js';

@@ -60,4 +60,4 @@ export {
   type PipelineLoader,
   type PipelineLoaderOptions,
 } from './pipeline/pipeline-loader.js';
-export { normalizeLabel, parseAccelerator, type Accelerator } from './engine/accelerator.js';
+export { normalizeLabel, parseAccelerator, type Accelerator } from './graph/accelerator.js';

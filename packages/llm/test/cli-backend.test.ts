@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { RunContext, type CodergenRequest, type ConversationStart, type LlmCall, type LlmReporter } from '@orchestra/core';
+import { RunContext, openFileStage, type CodergenRequest, type ConversationStart, type LlmCall, type LlmReporter } from '@orchestra/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliAgentError, CliAgentTimeoutError, createCliAgentBackend } from '../src/backends/cli-backend.js';
 import { isGone, pidFrom, read, removeTempDirs, script, tempDir, waitFor } from './tools/helpers.js';
@@ -19,15 +19,16 @@ function reporter(): Recorded {
 }
 
 function request(dir: string, prompt: string, extra: Partial<Omit<CodergenRequest, 'report'>> = {}): CodergenRequest & { report: Recorded } {
-  const stageDir = join(dir, 'run', 'implement');
-  mkdirSync(stageDir, { recursive: true });
+  mkdirSync(join(dir, 'run'), { recursive: true });
+  const stage = openFileStage(join(dir, 'run'), 'implement');
   return {
     node: { id: 'implement', attributes: {}, origins: {}, subgraphClasses: [] },
     graph: { name: 'g', attributes: {}, origins: {}, nodes: new Map(), edges: [] },
     prompt,
     context: new RunContext(),
     signal: new AbortController().signal,
-    stageDir,
+    stage,
+    stageDir: stage.directory(),
     workdir: dir,
     run: { id: 'run', logsRoot: join(dir, 'run'), completedNodes: [], nodeOutcomes: {}, resumedAfter: 0 },
     fidelity: { mode: 'compact' },

@@ -1,25 +1,38 @@
 import { resolve } from 'node:path';
-import { readCheckpoint, recordAnswer } from '@orchestra/core';
+import { FileRunStore, readCheckpoint, recordAnswer } from '@orchestra/core';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { reportingUsageErrors } from '../usage-errors.js';
+import { shellCommand } from '../shell-quote.js';
 
 /**
  * `orchestra answer <logs-dir> [--question ID] <answer>`: records the answer
  * to a parked run's question, checked against its options. A wrong answer is
  * refused (exit 2) and the run stays parked.
  */
-export async function answerCommand(logsDir: string, text: string, options: { question?: string }, io: CliIO): Promise<number> {
+export async function answerCommand(logsDir: string, text: string, options: { question?: string; replace?: boolean }, io: CliIO): Promise<number> {
   const root = resolve(logsDir);
-  return reportingUsageErrors(io, () => {
-    const checkpoint = readCheckpoint(root);
-    const recorded = checkpoint.status === 'parked' ? recordAnswer(root, text, options.question) : `${logsDir} is not waiting for an answer (it is ${checkpoint.status})`;
+  return reportingUsageErrors(io, async () => {
+    const store = new FileRunStore(root);
+    store.readManifest(); // not a run: refused before anything is written
+    // Held while the answer is recorded: a run another process drives is refused (naming it).
+    const lease = store.acquire();
+    let recorded: Awaited<ReturnType<typeof recordAnswer>>;
+    try {
+      const checkpoint = readCheckpoint(root);
+      recorded =
+        checkpoint.status === 'parked'
+          ? await recordAnswer(store, text, { ...(options.question !== undefined ? { id: options.question } : {}), ...(options.replace ? { replace: true } : {}) })
+          : `${logsDir} is not waiting for an answer (it is ${checkpoint.status})`;
+    } finally {
+      lease.release();
+    }
     if (typeof recorded === 'string') {
       io.stderr(`orchestra: ${recorded}\n`);
       return ExitCode.usage;
     }
     const shown = recorded.answer.selectedOption ? `[${recorded.answer.selectedOption.key}] ${recorded.answer.selectedOption.label}` : JSON.stringify(recorded.answer.value);
-    io.stdout(`recorded ${shown} for ${recorded.id}; continue with: orchestra resume ${logsDir}\n`);
+    io.stdout(`${recorded.replaced ? 'replaced the answer with' : 'recorded'} ${shown} for ${recorded.id}; continue with: ${shellCommand(['orchestra', 'resume', logsDir])}\n`);
     return ExitCode.ok;
   });
 }

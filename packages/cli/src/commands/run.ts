@@ -3,13 +3,13 @@ import { join, resolve } from 'node:path';
 import {
   AutoApproveInterviewer,
   ConsoleInterviewer,
+  FileRunStore,
   OrchestraError,
   QueueInterviewer,
   RUN_FILES,
   RecordedAnswersInterviewer,
   defaultLogsRoot,
   readPendingQuestions,
-  isConversationQuestion,
   killRunningTools,
   type Interviewer,
   ValidationError,
@@ -30,6 +30,8 @@ import { formatDiagnostic } from '../format-diagnostics.js';
 import { abortOnSignals } from '../interrupt.js';
 import type { CliIO } from '../io.js';
 import { createRunRenderer, type RenderMode } from '../render/run-renderer.js';
+import { parkedMessage } from '../render/parked-message.js';
+import { shellCommand } from '../shell-quote.js';
 import { hasLlmStages, hasRunConfig, loadRunConfig, modelBackend } from '../llm-backend.js';
 import { modelFlags, type ModelOptions } from '../model-flags.js';
 
@@ -92,10 +94,10 @@ interface AskingDefaults {
 async function interviewerFor(flags: RunFlags, logsRoot: string, answered: number, defaults: AskingDefaults): Promise<Asking | string> {
   if ([flags.autoApprove, flags.answers, flags.park].filter(Boolean).length > 1) return 'use only one of --auto-approve, --answers and --park';
   // Answers recorded with `orchestra answer` come first; --park parks instead of asking.
-  if (flags.park) return { interviewer: new RecordedAnswersInterviewer(logsRoot, undefined), close: () => {} };
+  if (flags.park) return { interviewer: new RecordedAnswersInterviewer(new FileRunStore(logsRoot), undefined), close: () => {} };
   const inner = await innerInterviewer(flags, answered, defaults);
   if (typeof inner === 'string') return inner;
-  return { ...inner, interviewer: new RecordedAnswersInterviewer(logsRoot, inner.interviewer) };
+  return { ...inner, interviewer: new RecordedAnswersInterviewer(new FileRunStore(logsRoot), inner.interviewer) };
 }
 
 async function innerInterviewer(flags: RunFlags, answered: number, defaults: AskingDefaults): Promise<Asking | string> {
@@ -142,15 +144,15 @@ async function setUp(graph: Graph, pipelineFile: string | undefined, flags: RunF
   return { defaults, backend: await modelBackend(config, models) };
 }
 
-/** The flags to repeat when continuing a run (`orchestra resume ...`). */
-function resumeFlags(flags: RunFlags): string {
-  const parts: string[] = [];
-  if (flags.simulate) parts.push('--simulate');
-  if (flags.model) parts.push(`--model ${flags.model}`);
-  if (flags.baseUrl) parts.push(`--base-url ${flags.baseUrl}`);
-  if (flags.backend) parts.push(`--backend ${flags.backend}`);
-  if (flags.park) parts.push('--park');
-  return parts.map((p) => ` ${p}`).join('');
+/** The flags to repeat when continuing a run (`orchestra resume ...`), one argument each. */
+function resumeFlags(flags: RunFlags): string[] {
+  const args: string[] = [];
+  if (flags.simulate) args.push('--simulate');
+  if (flags.model) args.push('--model', flags.model);
+  if (flags.baseUrl) args.push('--base-url', flags.baseUrl);
+  if (flags.backend) args.push('--backend', flags.backend);
+  if (flags.park) args.push('--park');
+  return args;
 }
 
 /** Runs `work` with Ctrl-C handling and the renderer; maps errors to exit codes. */
@@ -181,23 +183,13 @@ async function execute(
   try {
     const result = await work(interrupt.signal, renderer.onEvent, asking.interviewer, setup.backend);
     renderer.summary(result);
-    if (renderer.unansweredGates() > 0 && !flags.autoApprove && !flags.answers) {
-      io.stderr(
-        `orchestra: a human gate got no answer${process.stdin.isTTY ? '' : ' (standard input is not a terminal)'}; answer gates with --auto-approve or --answers <file.json>\n`,
-      );
-    }
     if (result.status === 'parked') {
-      const all = readPendingQuestions(result.logsRoot);
-      const pending = all[0];
-      const what = pending && isConversationQuestion(pending.question) ? `a reply to ${pending.id} (turn ${String(pending.question.metadata.turn)} of its conversation; orchestra status shows the agent's message)` : pending ? `${pending.question.text} (${pending.id})` : '';
-      const more = all.length > 1 ? ` and ${all.length - 1} more question(s) (${all.slice(1).map((p) => p.id).join(', ')}; orchestra status lists them)` : '';
-      const answer = all.length > 1 ? `orchestra answer ${result.logsRoot} --question <id> <answer>   (once per question)` : `orchestra answer ${result.logsRoot} <answer>`;
-      io.stderr(
-        `orchestra: waiting for a human${what ? `: ${what}` : ''}${more}. Answer, then continue:\n  ${answer}\n  orchestra resume ${result.logsRoot}${resumeFlags(flags)}\n`,
-      );
+      // The console parks the run when its input ends: then say how to run unattended too.
+      const inputEnded = result.parkedReason === 'end-of-input';
+      io.stderr(parkedMessage({ logsRoot: result.logsRoot, pending: await readPendingQuestions(new FileRunStore(result.logsRoot)), resumeArgs: resumeFlags(flags), inputEnded }));
     }
     if (result.status === 'interrupted') {
-      io.stderr(`orchestra: interrupted; the checkpoint is saved. Continue with:\n  orchestra resume ${result.logsRoot}${resumeFlags({ ...flags, park: false })}\n`);
+      io.stderr(`orchestra: interrupted; the checkpoint is saved. Continue with:\n  ${shellCommand(['orchestra', 'resume', result.logsRoot, ...resumeFlags({ ...flags, park: false })])}\n`);
     }
     return exitCodeOf(result);
   } catch (error) {

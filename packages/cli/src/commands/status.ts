@@ -7,6 +7,7 @@ import {
   CONVERSATION_FILE,
   ConversationProgressSchema,
   isConversationQuestion,
+  FileRunStore,
   readCheckpoint,
   readJournal,
   readManifest,
@@ -20,7 +21,7 @@ import { reportingUsageErrors } from '../usage-errors.js';
 /** `orchestra status <logs-dir>`: where a run stands and what it waits for. */
 export async function statusCommand(logsDir: string, io: CliIO): Promise<number> {
   const root = resolve(logsDir);
-  return reportingUsageErrors(io, () => {
+  return reportingUsageErrors(io, async () => {
     const manifest = readManifest(root);
     const checkpoint = readCheckpoint(root);
     const journal = readJournal(root).entries.filter((e) => e.seq > checkpoint.journal_seq);
@@ -37,7 +38,7 @@ export async function statusCommand(logsDir: string, io: CliIO): Promise<number>
     for (const entry of journal) if (entry.usage) usage = addUsage(usage, usageFromFile(entry.usage));
     if (usage) io.stdout(`  tokens: ${usage.totalTokens.toLocaleString('en-US')} (${usage.inputTokens.toLocaleString('en-US')} in, ${usage.outputTokens.toLocaleString('en-US')} out)\n`);
     for (const line of conversationLines(checkpoint, new Set(journal.map((e) => e.node)), logsDir)) io.stdout(`  ${line}\n`);
-    const pendingQuestions = status === 'parked' ? readPendingQuestions(root) : [];
+    const pendingQuestions = status === 'parked' ? await readPendingQuestions(new FileRunStore(root)) : [];
     for (const pending of pendingQuestions) {
       const { question } = pending;
       if (isConversationQuestion(question)) {

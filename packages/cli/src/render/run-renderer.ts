@@ -37,7 +37,6 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
   /** Tokens of each stage this process ran, for the summary. */
   const stageTokens = new Map<string, number>();
   const decisions: string[] = [];
-  let unanswered = 0;
   const width = 24;
 
   const clearLive = () => {
@@ -82,7 +81,6 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
         event.answerValue === 'SKIPPED' ? 'no answer' : event.answerValue === 'TIMEOUT' ? 'no answer in time' : event.selectedKey ? `[${event.selectedKey}] ${event.selectedLabel}` : JSON.stringify(event.answerText || event.answerValue);
       // A conversation's reply is listed by turn: the question is the agent's whole message.
       decisions.push(escapeControl(event.turn === undefined ? `${event.nodeId}: ${event.questionText} → ${answer}` : `${event.nodeId}, turn ${event.turn}: ${answer}`, { keepNewlines: false }));
-      if (event.answerValue === 'SKIPPED') unanswered++;
     }
     if (event.type === 'interview.started') clearLive(); // the question needs the terminal
     if (options.mode === 'json') {
@@ -155,7 +153,7 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
     io.stdout(`  run directory: ${result.logsRoot}\n`);
   };
 
-  return { onEvent, summary, stop: clearLive, unansweredGates: () => unanswered };
+  return { onEvent, summary, stop: clearLive };
 }
 
 /** The first non-empty line, shortened and with control characters shown, not obeyed (tool output, provider messages). */

@@ -1,5 +1,4 @@
-import type { RunStatus } from '../run/checkpoint.js';
-import type { JournalEntry } from '../run/journal.js';
+import type { JournalEntry, RunStatus } from './store/records.js';
 import { isSuccess, type JsonValue, type StageStatus } from './outcome.js';
 import { addUsage, usageFromFile, type TokenUsage } from './usage.js';
 

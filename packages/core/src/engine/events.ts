@@ -13,7 +13,10 @@ export type RunEvent =
   | (Base & { type: 'pipeline.completed'; status: StageStatus; durationMs: number; nodesRun: number; retries: number; usage?: TokenUsage })
   | (Base & { type: 'pipeline.failed'; failureReason: string; durationMs: number; nodesRun: number; retries: number; usage?: TokenUsage })
   | (Base & { type: 'pipeline.interrupted'; reason: string; durationMs: number; lastNode: string | null })
-  | (Base & { type: 'pipeline.parked'; nodeId: string; questionText: string; durationMs: number })
+  /** `reason`: why nobody answered now (`end-of-input`: the console's input ended; absent: the interviewer parks by design). */
+  | (Base & { type: 'pipeline.parked'; nodeId: string; questionText: string; durationMs: number; reason?: string })
+  /** A resumed run stopped process groups that the run's previous owner, now dead, left running (tool commands). */
+  | (Base & { type: 'run.orphans_stopped'; processes: { pgid: number; node: string; command: string }[] })
   | (Base & { type: 'pipeline.restarted'; from: string; to: string; logsRoot: string })
   | (Base & { type: 'stage.started'; nodeId: string; label: string; handlerType: string; index: number; attempt: number })
   /** `usage`: tokens the node's LLM calls used, all attempts. */

@@ -1,16 +1,13 @@
-import { rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pTimeout, { TimeoutError } from 'p-timeout';
 import type { Graph, GraphNode } from '../graph/model.js';
 import { booleanAttr, durationAttr } from '../graph/values.js';
-import { AnswerLater } from '../human/park.js';
-import { RUN_FILES } from '../run/run-files.js';
+import { AnswerLater } from './answer-later.js';
+import { sleepOn, type Clock } from './clock.js';
 import type { EventBus } from './event-bus.js';
-import type { Arrival, BranchRunner, Handler, RunView } from './handler.js';
+import type { Arrival, BranchRunner, Handler, HandlerInput, ProcessLedger, RunView } from './handler.js';
 import type { ProgressStore } from './node-progress.js';
-import { OutcomeSchema, StatusFileSchema, fromStatusFile, isSuccess, type Outcome } from './outcome.js';
+import { OutcomeSchema, STATUS_FILE, StatusFileSchema, fromStatusFile, isSuccess, type Outcome } from './outcome.js';
+import type { StageStore } from './store/run-store.js';
 import { MAX_RETRY_AFTER_MS, delayForAttempt, retryAfterOf, type RetryPolicy } from './retry-policy.js';
 import { TokenUsageSchema, addUsage, type TokenUsage } from './usage.js';
 import type { RunContext } from './run-context.js';
@@ -34,11 +31,13 @@ export interface ExecuteNodeOptions {
   handler: Handler;
   handlerType: string;
   context: RunContext;
+  /** Where the run is kept. */
   logsRoot: string;
-  stageDir: string;
-  /** True when the stage directory existed before this visit (a revisit, or a resumed run). */
-  stageReused: boolean;
+  /** The node's stage. */
+  stage: StageStore;
   workdir: string;
+  processes: ProcessLedger;
+  clock: Clock;
   policy: RetryPolicy;
   /** The run's signal: aborting it interrupts the node. */
   signal: AbortSignal;
@@ -68,13 +67,8 @@ function describe(error: unknown): string {
  * the stage dir (stale ones are removed before each attempt), else
  * auto_status, else FAIL.
  */
-async function outcomeFromStatusFile(node: GraphNode, stageDir: string): Promise<Outcome> {
-  let text: string | undefined;
-  try {
-    text = await readFile(join(stageDir, RUN_FILES.status), 'utf8');
-  } catch {
-    text = undefined;
-  }
+async function outcomeFromStatusFile(node: GraphNode, stage: StageStore): Promise<Outcome> {
+  const text = await stage.read(STATUS_FILE);
   if (text !== undefined) {
     try {
       const parsed = StatusFileSchema.safeParse(JSON.parse(text));
@@ -91,43 +85,54 @@ async function outcomeFromStatusFile(node: GraphNode, stageDir: string): Promise
 /** Runs one attempt, with the node's timeout; a timeout aborts the handler's signal. */
 async function attemptOnce(node: GraphNode, options: ExecuteNodeOptions, attempt: number): Promise<Outcome> {
   // A status.json from an earlier visit or attempt must not pass for this attempt's.
-  if (options.stageReused || attempt > 1) rmSync(join(options.stageDir, RUN_FILES.status), { force: true });
+  const { stage, clock } = options;
+  if (stage.reused || attempt > 1) await stage.remove(STATUS_FILE);
   const timeoutMs = durationAttr(node, 'timeout');
   const controller = timeoutMs === undefined ? undefined : new AbortController();
   const signal = controller ? AbortSignal.any([options.signal, controller.signal]) : options.signal;
-  const work = Promise.resolve().then(() =>
-    options.handler.execute({
-      node,
-      graph: options.graph,
-      context: options.context,
-      logsRoot: options.logsRoot,
-      stageDir: options.stageDir,
-      workdir: options.workdir,
-      signal,
-      attempt,
-      runBranch: options.runBranch,
-      emit: (event) => void options.events.emit(event),
-      progress: options.progress.get(node.id),
-      saveProgress: (data) => options.progress.save(node.id, data),
-      run: options.run,
-      arrival: options.arrival,
-    }),
-  );
+  const input: HandlerInput = {
+    node,
+    graph: options.graph,
+    context: options.context,
+    logsRoot: options.logsRoot,
+    stage,
+    get stageDir() {
+      return stage.directory();
+    },
+    processes: options.processes,
+    workdir: options.workdir,
+    signal,
+    attempt,
+    runBranch: options.runBranch,
+    emit: (event) => void options.events.emit(event),
+    progress: options.progress.get(node.id),
+    saveProgress: (data) => options.progress.save(node.id, data),
+    run: options.run,
+    arrival: options.arrival,
+  };
+  const work = Promise.resolve().then(() => options.handler.execute(input));
   let result: Outcome | undefined;
   try {
     result =
       timeoutMs === undefined
         ? await work
-        : await pTimeout(work, { milliseconds: timeoutMs, message: `timed out after ${node.attributes.timeout}` });
+        : await pTimeout(work, {
+            milliseconds: timeoutMs,
+            message: `timed out after ${node.attributes.timeout}`,
+            customTimers: {
+              setTimeout: ((fn: () => void, ms: number) => clock.setTimeout(fn, ms)) as unknown as typeof globalThis.setTimeout,
+              clearTimeout: ((handle: unknown) => clock.clearTimeout(handle)) as typeof globalThis.clearTimeout,
+            },
+          });
   } catch (error) {
     if (error instanceof TimeoutError) {
       controller?.abort(error);
       // Let the stopped work wind down (a killed tool writes its logs) before a retry starts.
-      await Promise.race([work.then(noop, noop), sleep(SETTLE_AFTER_TIMEOUT_MS)]);
+      await Promise.race([work.then(noop, noop), sleepOn(clock, SETTLE_AFTER_TIMEOUT_MS)]);
     }
     throw error;
   }
-  if (result === undefined) return outcomeFromStatusFile(node, options.stageDir);
+  if (result === undefined) return outcomeFromStatusFile(node, stage);
   const checked = OutcomeSchema.safeParse(result);
   if (!checked.success) {
     const issue = checked.error.issues[0];
@@ -190,7 +195,7 @@ export async function executeNode(node: GraphNode, options: ExecuteNodeOptions):
       events.emit({ type: 'stage.failed', nodeId: node.id, index, failureReason: outcome.failureReason ?? outcome.status, willRetry: true, durationMs });
       events.emit({ type: 'stage.retrying', nodeId: node.id, index, attempt: attempt + 1, delayMs });
       try {
-        await sleep(delayMs, undefined, { signal: options.signal });
+        await sleepOn(options.clock, delayMs, options.signal);
       } catch {
         throw new Interrupted();
       }

@@ -3,6 +3,7 @@ import type { RunEventInput } from './events.js';
 import type { JsonValue, Outcome, StageStatus } from './outcome.js';
 import type { TokenUsage } from './usage.js';
 import type { RunContext } from './run-context.js';
+import type { Awaitable, StageStore } from './store/run-store.js';
 
 /** What a handler receives for one attempt at a node (spec §4.1). */
 export interface HandlerInput {
@@ -10,10 +11,14 @@ export interface HandlerInput {
   graph: Graph;
   /** The run context: read it; return changes as `contextUpdates` (direct writes also persist). */
   context: RunContext;
-  /** The run directory. */
+  /** Where the run is kept (the run directory with the file store). */
   logsRoot: string;
-  /** `<logsRoot>/<node id>`, created before the handler runs. */
+  /** The node's stage: its files (`prompt.md`, `response.md`, ...), created before the handler runs. */
+  stage: StageStore;
+  /** A real directory holding the stage's files (`<logsRoot>/<node id>` with the file store). */
   stageDir: string;
+  /** Where commands started for the node are recorded, so none outlives a killed run. */
+  processes: ProcessLedger;
   /** Directory commands run in: where `orchestra` was started. */
   workdir: string;
   /** Aborted on Ctrl-C, on the node's `timeout`, or when the caller cancels. */
@@ -36,11 +41,23 @@ export interface HandlerInput {
    * checkpoint (about a millisecond): meant for human-speed steps such as a
    * conversation's turns, not for every token.
    */
-  saveProgress: (data: JsonValue | undefined) => void;
+  saveProgress: (data: JsonValue | undefined) => Promise<void>;
   /** The run this node belongs to (what an LLM stage builds its context preamble from). */
   run: RunView;
   /** How the run reached this node. */
   arrival: Arrival;
+}
+
+/**
+ * Records the process groups a node starts (tool commands), in the run's
+ * store, before they run: a resumed run stops what a killed owner left
+ * running, so a command never runs twice at once.
+ */
+export interface ProcessLedger {
+  /** A process group (led by `pid`) was spawned and is about to run `command`. */
+  started(pid: number, command: string): Awaitable<void>;
+  /** The process group exited. */
+  exited(pid: number): Awaitable<void>;
 }
 
 /**
@@ -50,7 +67,7 @@ export interface HandlerInput {
 export interface RunView {
   /** The run's id (the run directory's name). */
   readonly id: string;
-  /** The run directory. */
+  /** Where the run is kept (the run directory with the file store). */
   readonly logsRoot: string;
   /** Node ids in the order they completed (the main line of the run; parallel branches are not in it). */
   readonly completedNodes: readonly string[];

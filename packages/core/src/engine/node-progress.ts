@@ -10,7 +10,7 @@ export interface ProgressStore {
   /** A copy of what `nodeId` saved, if anything. */
   get(nodeId: string): JsonValue | undefined;
   /** Records `data` for `nodeId` in the checkpoint at once; `undefined` clears it. */
-  save(nodeId: string, data: JsonValue | undefined): void;
+  save(nodeId: string, data: JsonValue | undefined): Promise<void>;
   /** Forgets `nodeId`'s entry in memory (the node completed; the next checkpoint no longer has it). */
   discard(nodeId: string): void;
 }

@@ -3,7 +3,8 @@ import { booleanAttr } from '../graph/values.js';
 import type { EventBus } from './event-bus.js';
 import type { EdgeChoiceReason } from './events.js';
 import { executeNode } from './execute-node.js';
-import type { Arrival, BranchRunner, Handler, RunView } from './handler.js';
+import type { Clock } from './clock.js';
+import type { Arrival, BranchRunner, Handler, ProcessLedger, RunView } from './handler.js';
 import type { ProgressStore } from './node-progress.js';
 import type { Outcome } from './outcome.js';
 import { buildRetryPolicy } from './retry-policy.js';
@@ -20,7 +21,10 @@ export interface StepEnvironment {
   events: EventBus;
   signal: AbortSignal;
   random: () => number;
+  clock: Clock;
   workdir: string;
+  /** The ledger a node's commands are recorded in. */
+  processes: (nodeId: string) => ProcessLedger;
   runBranch: BranchRunner;
   progress: ProgressStore;
   run: RunView;
@@ -63,16 +67,17 @@ export async function runNodeStep(env: StepEnvironment, node: GraphNode, context
   const { graph, events } = env;
   context.set('current_node', node.id);
   const { type, handler } = env.handlers.get(node.id) as { type: string; handler: Handler };
-  const { dir: stageDir, reused: stageReused } = env.recorder.stageDir(node.id);
+  const stage = await env.recorder.stage(node.id);
   const { outcome, retries } = await executeNode(node, {
     graph,
     handler,
     handlerType: type,
     context,
     logsRoot: env.logsRoot,
-    stageDir,
-    stageReused,
+    stage,
     workdir: env.workdir,
+    processes: env.processes(node.id),
+    clock: env.clock,
     policy: buildRetryPolicy(node, graph),
     signal: env.signal,
     events,
@@ -93,7 +98,7 @@ export async function runNodeStep(env: StepEnvironment, node: GraphNode, context
   // Only nodes that retried get a counter: a key per node would grow every checkpoint with the run.
   const retryKey = `internal.retry_count.${node.id}`;
   if (retries > 0 || context.has(retryKey)) context.set(retryKey, retries);
-  env.recorder.writeStatus(stageDir, outcome);
+  await env.recorder.writeStatus(stage, outcome);
 
   const failed = outcome.status === 'fail';
   let next: NextHop | undefined;

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { TokenUsageFileSchema, TokenUsageSchema, usageFromFile, usageToFile, type TokenUsage } from './usage.js';
 
+/** The status file's name in a stage (spec Appendix C). */
+export const STATUS_FILE = 'status.json';
+
 /** Outcome statuses, lower-case as in status files and conditions (spec §5.2). */
 export const STAGE_STATUSES = ['success', 'partial_success', 'retry', 'fail', 'skipped'] as const;
 

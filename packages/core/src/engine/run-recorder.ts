@@ -1,129 +1,129 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { CHECKPOINT_INTERVAL_MS, writeCheckpoint, type Checkpoint } from '../run/checkpoint.js';
-import type { JournalEntry } from '../run/journal.js';
-import { LineAppender, RUN_FILES, stageDirectory } from '../run/run-files.js';
+import { CHECKPOINT_INTERVAL_MS, type Checkpoint, type JournalEntry } from './store/records.js';
+import type { RunStore, StageStore } from './store/run-store.js';
 import type { EngineState } from './engine-state.js';
 import type { EventBus } from './event-bus.js';
 import { TRANSIENT_EVENT_TYPES } from './events.js';
-import { toStatusFile, type Outcome } from './outcome.js';
+import { STATUS_FILE, toStatusFile, type Outcome } from './outcome.js';
 import type { RunContext } from './run-context.js';
 import { usageToFile } from './usage.js';
 
 /**
- * Writes a run's durable state: `events.jsonl` (every event), `journal.jsonl`
- * (one line per completed node: the crash-safe record), `<node>/status.json`,
- * and `checkpoint.json`, rewritten atomically at most every
+ * Writes a run's durable state to its {@link RunStore}: every event, one
+ * journal entry per completed node (the crash-safe record), each node's
+ * `status.json`, and the checkpoint, replaced at most every
  * {@link CHECKPOINT_INTERVAL_MS} during the run and at every stop.
  *
- * A journal line is written before the run moves on, so a killed process
- * (SIGKILL, OOM) loses nothing. The journal is flushed to disk with every
- * checkpoint; with `syncEveryNode` after every line too (about 150 µs a node
- * here), which also makes each node survive a power loss.
+ * A journal entry is stored before the run moves on, so a killed process
+ * (SIGKILL, OOM) loses nothing. Events are batched: one store call per node.
  */
 export class RunRecorder {
-  private readonly journal: LineAppender;
-  private readonly eventLog: LineAppender;
   private readonly unsubscribe: () => void;
   private lastCheckpoint = 0;
-  /** Event lines not yet written: flushed with each journal entry, checkpoint and close (one write per node). */
+  /** Event lines not yet stored: flushed with each journal entry, checkpoint and close. */
   private pendingEvents: string[] = [];
   private deferred: NodeJS.Timeout | undefined;
   private closed = false;
+  /** A failed deferred checkpoint write, reported by the next call (the journal has the state meanwhile). */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
-    readonly logsRoot: string,
+    readonly store: RunStore,
     events: EventBus,
     private readonly intervalMs = CHECKPOINT_INTERVAL_MS,
-    syncEveryNode = false,
   ) {
-    this.journal = new LineAppender(join(logsRoot, RUN_FILES.journal), syncEveryNode);
-    this.eventLog = new LineAppender(join(logsRoot, RUN_FILES.events));
     this.unsubscribe = events.on((event) => {
       if (TRANSIENT_EVENT_TYPES.has(event.type)) return; // streamed tokens: listeners only
       this.pendingEvents.push(JSON.stringify(event));
       if (event.type === 'human.interaction') {
-        // Every question and answer, also in a file of their own, written at once (answers are precious).
-        appendFileSync(join(logsRoot, RUN_FILES.interviews), `${JSON.stringify(event)}\n`);
+        // Every question and answer, also in a record of their own, stored at once (answers are precious).
+        this.chain(() => store.appendInterview(JSON.stringify(event)));
         this.flushEvents();
       }
       if (event.type.startsWith('pipeline.')) this.flushEvents();
     });
   }
 
-  /** Creates the node's stage directory; returns its path and whether it already existed. */
-  stageDir(nodeId: string): { dir: string; reused: boolean } {
-    const dir = stageDirectory(this.logsRoot, nodeId);
-    try {
-      mkdirSync(dir); // one system call; the run directory itself already exists
-      return { dir, reused: false };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      return { dir, reused: true };
-    }
+  /** Runs store writes made from event listeners in order, after what came before. */
+  private chain(write: () => unknown): void {
+    this.writing = this.writing.then(async () => {
+      await write();
+    });
+  }
+
+  /** Waits for writes started from listeners; throws the first that failed. */
+  async settle(): Promise<void> {
+    await this.writing;
+  }
+
+  /** Opens the node's stage (created if new). */
+  stage(nodeId: string): Promise<StageStore> | StageStore {
+    return this.store.stage(nodeId);
   }
 
   /** Writes `<node>/status.json`. */
-  writeStatus(stageDir: string, outcome: Outcome): void {
-    writeFileSync(join(stageDir, RUN_FILES.status), `${JSON.stringify(toStatusFile(outcome), null, 2)}\n`);
+  writeStatus(stage: StageStore, outcome: Outcome): unknown {
+    return stage.write(STATUS_FILE, `${JSON.stringify(toStatusFile(outcome), null, 2)}\n`);
   }
 
-  /** Appends a node's journal entry (in the kernel's cache on return; on disk with `syncEveryNode`). */
-  appendJournal(entry: JournalEntry): void {
-    this.journal.append(JSON.stringify(entry));
+  /** Stores a node's journal entry, with the events batched since the last one. */
+  async appendJournal(entry: JournalEntry): Promise<void> {
+    await this.writing;
+    await this.store.appendJournal(entry);
     this.flushEvents();
+    await this.writing;
   }
 
-  /** Writes buffered event lines to `events.jsonl`. */
+  /** Stores buffered event lines. */
   flushEvents(): void {
     if (this.pendingEvents.length === 0) return;
-    this.eventLog.append(this.pendingEvents.join('\n'));
+    const lines = this.pendingEvents;
     this.pendingEvents = [];
+    this.chain(() => this.store.appendEvents(lines));
   }
 
   /**
-   * Rewrites `checkpoint.json` if the interval has passed (or `force`);
-   * returns whether it did. When it is too early, a rewrite is scheduled for
-   * the end of the interval, so the file trails the journal by at most the
+   * Replaces the checkpoint if the interval has passed (or `force`); returns
+   * whether it did. When it is too early, a rewrite is scheduled for the end
+   * of the interval, so the checkpoint trails the journal by at most the
    * interval even while a long node runs.
    */
-  checkpoint(state: EngineState, context: RunContext, force = false): boolean {
+  async checkpoint(state: EngineState, context: RunContext, force = false): Promise<boolean> {
     const now = performance.now();
     const wait = this.intervalMs - (now - this.lastCheckpoint);
     if (!force && wait > 0) {
       this.deferred ??= setTimeout(() => {
         this.deferred = undefined;
-        try {
-          if (!this.closed) this.checkpoint(state, context, true);
-        } catch {
-          // e.g. a full disk: the next node's checkpoint tries again; the journal has the state
-        }
+        // A failure (a full disk) is left for the next checkpoint: the journal has the state.
+        if (!this.closed) this.checkpoint(state, context, true).catch(() => {});
       }, wait);
       this.deferred.unref();
       return false;
     }
     if (this.deferred) clearTimeout(this.deferred);
     this.deferred = undefined;
-    this.flushEvents();
-    this.journal.sync();
-    this.eventLog.sync();
-    writeCheckpoint(this.logsRoot, checkpointOf(state, context));
     this.lastCheckpoint = now;
+    this.flushEvents();
+    const checkpoint = checkpointOf(state, context);
+    this.chain(() => this.store.writeCheckpoint(checkpoint));
+    await this.writing;
     return true;
   }
 
-  /** Stops recording events and closes the files. */
-  close(): void {
+  /** Stops recording events and stores what is buffered. */
+  async close(): Promise<void> {
     if (this.deferred) clearTimeout(this.deferred);
     this.closed = true;
     this.flushEvents();
     this.unsubscribe();
-    this.journal.close();
-    this.eventLog.close();
+    try {
+      await this.writing;
+    } finally {
+      await this.store.close();
+    }
   }
 }
 
-/** The checkpoint file's content for a state and context. */
+/** The checkpoint for a state and context. */
 export function checkpointOf(state: EngineState, context: RunContext): Checkpoint {
   return {
     format: 'orchestra.checkpoint/1',

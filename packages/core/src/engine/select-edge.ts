@@ -3,7 +3,7 @@ import { evaluateCondition } from '../conditions/evaluate-condition.js';
 import { parseCondition } from '../conditions/parse-condition.js';
 import type { Graph, GraphEdge } from '../graph/model.js';
 import { integerAttr } from '../graph/values.js';
-import { normalizeLabel } from './accelerator.js';
+import { normalizeLabel } from '../graph/accelerator.js';
 import type { EdgeChoiceReason } from './events.js';
 import type { Outcome } from './outcome.js';
 import type { RunContext } from './run-context.js';

@@ -1,7 +1,7 @@
 import type { HandlerInput } from '../engine/handler.js';
 import { isConversationQuestion } from '../human/conversation-question.js';
 import type { Interviewer } from '../human/interviewer.js';
-import type { Answer, Option, Question } from '../human/question.js';
+import type { Answer, Option, Question } from '../engine/question.js';
 
 /** What asking needs of a handler's input. */
 export type AskingInput = Pick<HandlerInput, 'node' | 'emit' | 'signal'>;

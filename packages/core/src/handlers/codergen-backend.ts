@@ -5,6 +5,7 @@ import type { Outcome } from '../engine/outcome.js';
 import type { RunContext } from '../engine/run-context.js';
 import type { TokenUsage } from '../engine/usage.js';
 import type { Fidelity } from './fidelity.js';
+import type { StageStore } from '../engine/store/run-store.js';
 
 /** One finished LLM call, as a backend reports it. */
 export interface LlmCall {
@@ -47,7 +48,9 @@ export interface CodergenRequest {
   prompt: string;
   context: RunContext;
   signal: AbortSignal;
-  /** The node's stage directory (`<run>/<node id>`), for files the backend keeps. */
+  /** The node's stage: files the backend keeps (a transcript, a preamble). */
+  stage: StageStore;
+  /** A real directory holding the stage's files (`<run>/<node id>` with the file store), for what needs a path. */
   stageDir: string;
   /** Where commands run: the directory orchestra was started from. */
   workdir: string;

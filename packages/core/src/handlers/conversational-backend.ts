@@ -3,6 +3,7 @@ import type { RunView } from '../engine/handler.js';
 import type { RunContext } from '../engine/run-context.js';
 import type { LlmReporter } from './codergen-backend.js';
 import type { Fidelity } from './fidelity.js';
+import type { StageStore } from '../engine/store/run-store.js';
 
 /** One message of a conversation: the human's (the composed prompt, then each reply) or the agent's. */
 export interface ConversationMessage {
@@ -19,7 +20,9 @@ export interface ConversationStart {
   prompt: string;
   context: RunContext;
   signal: AbortSignal;
-  /** The node's stage directory (`<run>/<node id>`), for files the backend keeps. */
+  /** The node's stage: files the backend keeps (a transcript, a preamble). */
+  stage: StageStore;
+  /** A real directory holding the stage's files (`<run>/<node id>` with the file store), for what needs a path. */
   stageDir: string;
   /** Where commands run: the directory orchestra was started from. */
   workdir: string;

@@ -1,5 +1,3 @@
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Handler, HandlerInput } from '../engine/handler.js';
 import type { Outcome } from '../engine/outcome.js';
 import { durationAttr } from '../graph/values.js';
@@ -87,7 +85,7 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
   return {
     cannotRun: backend.cannotRun ? (node, graph) => backend.cannotRun?.(node, graph) : undefined,
     async execute(input) {
-      const { node, graph, stageDir, emit } = input;
+      const { node, graph, stage, emit } = input;
       let saved: ConversationProgress | undefined;
       if (input.progress !== undefined) {
         const parsed = ConversationProgressSchema.safeParse(input.progress);
@@ -95,13 +93,13 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
         saved = parsed.data;
       }
       const prompt = saved?.prompt ?? composePrompt(node, graph);
-      writeFileSync(join(stageDir, 'prompt.md'), prompt);
-      if (!saved) rmSync(join(stageDir, 'response.md'), { force: true }); // an earlier visit's, in a reused stage directory
+      await stage.write('prompt.md', prompt);
+      if (!saved) await stage.remove('response.md'); // an earlier visit's, in a reused stage
       const turns: ConversationTurn[] = saved ? [...saved.turns] : [];
       const transcript = (pending: string | null, ending?: string) => conversationMarkdown(node.id, prompt, turns, pending, ending);
-      const save = (pending: string | null) => {
-        input.saveProgress({ format: 'orchestra.conversation/1', prompt, turns, pending } satisfies ConversationProgress);
-        writeFileSync(join(stageDir, CONVERSATION_FILE), transcript(pending));
+      const save = async (pending: string | null) => {
+        await input.saveProgress({ format: 'orchestra.conversation/1', prompt, turns, pending } satisfies ConversationProgress);
+        await stage.write(CONVERSATION_FILE, transcript(pending));
       };
       const timeoutMs = durationAttr(node, 'human.timeout');
       const replying: Talk['turn'] = { current: undefined };
@@ -116,7 +114,10 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
         prompt,
         context: input.context,
         signal: input.signal,
-        stageDir,
+        stage,
+        get stageDir() {
+          return stage.directory();
+        },
         workdir: input.workdir,
         run: input.run,
         fidelity: resolveFidelity(graph, node, input.arrival),
@@ -127,7 +128,7 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
       try {
         let pending = saved ? await resumeConversation(input, interviewer, talk, saved) : await reply(input, talk, prompt, 1);
         for (;;) {
-          save(pending);
+          await save(pending);
           const turn = turns.length + 1;
           const question = conversationQuestion(node.id, pending, turn, timeoutMs);
           const answer = await askHuman(input, interviewer, question);
@@ -148,8 +149,8 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
           const command = parseConversationCommand(text);
           if (command) {
             const notes = transcript(pending, text);
-            writeFileSync(join(stageDir, CONVERSATION_FILE), notes);
-            writeFileSync(join(stageDir, 'response.md'), pending);
+            await stage.write(CONVERSATION_FILE, notes);
+            await stage.write('response.md', pending);
             emit({ type: 'conversation.ended', nodeId: node.id, turns: turns.length, command: command.command });
             ended = true;
             const contextUpdates = {

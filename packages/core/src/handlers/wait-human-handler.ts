@@ -1,10 +1,10 @@
-import { parseAccelerator } from '../engine/accelerator.js';
+import { parseAccelerator } from '../graph/accelerator.js';
 import type { Handler } from '../engine/handler.js';
 import type { Outcome } from '../engine/outcome.js';
 import { outgoingEdges } from '../graph/model.js';
 import { durationAttr } from '../graph/values.js';
 import type { Interviewer } from '../human/interviewer.js';
-import type { Question } from '../human/question.js';
+import type { Question } from '../engine/question.js';
 import { askHuman, recordInteraction } from './ask-human.js';
 
 interface Choice {

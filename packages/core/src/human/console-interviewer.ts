@@ -2,8 +2,9 @@ import type { Readable, Writable } from 'node:stream';
 import type { AskOptions, Interviewer } from './interviewer.js';
 import { CONVERSATION_COMMANDS, isConversationQuestion } from './conversation-question.js';
 import { LineReader } from './line-reader.js';
+import { AnswerLater } from '../engine/answer-later.js';
 import { escapeControl } from '../text/escape-control.js';
-import { matchOption, timeoutAnswer, type Answer, type Question } from './question.js';
+import { matchOption, timeoutAnswer, type Answer, type Question } from '../engine/question.js';
 
 /** Streams of a {@link ConsoleInterviewer} (the process's by default; injectable for tests). */
 export interface ConsoleStreams {
@@ -63,8 +64,16 @@ function seconds(ms: number): string {
  * `[Y/N]` for yes/no, `> ` for free text; an interactive node's agent message
  * as `[node] agent, turn N:` with the message indented; a reply to it may span
  * lines (each but the last ending with `\`), and an empty one is not sent. An
- * answer that matches nothing is asked again; end of input answers SKIPPED;
- * the question's timeout answers its default (or TIMEOUT).
+ * answer that matches nothing is asked again; the question's timeout answers
+ * its default (or TIMEOUT).
+ *
+ * End of input (Ctrl-D, or standard input closed, as in CI) does not fail
+ * the run: a question with a default answer (a gate's `human.default_choice`)
+ * takes it, and says so; any other question, and every turn of an
+ * interactive node's conversation, throws {@link AnswerLater}, so the run
+ * parks, to be answered with `orchestra answer` and continued with
+ * `orchestra resume`. Once input has ended, every later question of the
+ * process does the same at once, never waiting ({@link ConsoleInterviewer.inputEnded}).
  */
 export class ConsoleInterviewer implements Interviewer {
   private readonly reader: LineReader;
@@ -78,11 +87,22 @@ export class ConsoleInterviewer implements Interviewer {
   private streaming: Streaming | undefined;
   /** Replies shown while they streamed, by `stage#turn`: their question does not show them again. */
   private readonly streamed = new Map<string, string>();
+  /** Set once a question met the end of the input. */
+  private ended = false;
 
   constructor(streams: ConsoleStreams = {}) {
     this.reader = new LineReader(streams.input ?? process.stdin);
     this.output = streams.output ?? process.stdout;
     this.defaultTimeoutMs = streams.defaultTimeoutMs;
+  }
+
+  /**
+   * Whether a question met the end of the input: from then on every question
+   * takes its default or parks at once. With a parked run, it tells that the
+   * run parked because the input ended.
+   */
+  get inputEnded(): boolean {
+    return this.ended;
   }
 
   /**
@@ -172,9 +192,10 @@ export class ConsoleInterviewer implements Interviewer {
         return answer;
       }
       if (read.kind === 'eof') {
+        this.ended = true;
         this.write('\n');
         if (continued.length > 0) return { value: continued.join('\n'), text: continued.join('\n') };
-        return { value: 'SKIPPED' };
+        return this.atEndOfInput(question);
       }
       const line = read.line.trim();
       if (question.type === 'FREEFORM' && conversation) {
@@ -199,6 +220,16 @@ export class ConsoleInterviewer implements Interviewer {
       if (yn === 'n' || yn === 'no') return { value: 'NO' };
       this.write('  answer y or n\n');
     }
+  }
+
+  /** No answer will come from the input: the question's default, else the run parks. */
+  private atEndOfInput(question: Question): Answer {
+    if (question.default && !isConversationQuestion(question)) {
+      this.write(`  input ended: taking the default, ${escapeControl(question.default.selectedOption?.label ?? question.default.value)}\n`);
+      return { ...question.default }; // a copy: the answer was chosen, not timed out
+    }
+    this.write('  input ended: the run parks until this is answered\n');
+    throw new AnswerLater(question, [], 'end-of-input');
   }
 
   inform(message: string, stage: string): void {

@@ -1,4 +1,4 @@
-import type { Question } from './question.js';
+import type { Question } from '../engine/question.js';
 
 /** The commands that end an interactive node's conversation: `/done` and `/approve` succeed, `/reject` fails. */
 export const CONVERSATION_COMMANDS = ['/done', '/approve', '/reject'] as const;

@@ -1,4 +1,4 @@
-import type { Answer, Question } from './question.js';
+import type { Answer, Question } from '../engine/question.js';
 
 /** Options of {@link Interviewer.ask}. */
 export interface AskOptions {

@@ -1,94 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { z } from 'zod';
-import { CheckpointError } from '../run/checkpoint.js';
-import { RUN_FILES, writeFileAtomic } from '../run/run-files.js';
+import type { RunStore } from '../engine/store/run-store.js';
+import { questionId, readPendingQuestions, readRecordedAnswers, writeRecordedAnswers } from '../engine/store/pending-questions.js';
+import { AnswerLater } from '../engine/answer-later.js';
 import { isConversationQuestion } from './conversation-question.js';
 import type { AskOptions, Interviewer } from './interviewer.js';
-import { AnswerSchema, QuestionSchema, matchOption, type Answer, type Question } from './question.js';
-
-/**
- * Thrown by an interviewer that has no answer now but will later ("not now"):
- * the run parks — it writes the question to `pending-questions.json`, saves
- * its checkpoint and stops, to be resumed once the answer is recorded.
- */
-export class AnswerLater extends Error {
-  /**
-   * @param question the question to answer.
-   * @param others more questions the run waits for at the same time (from
-   *   parallel branches); the run parks with all of them pending.
-   */
-  constructor(
-    readonly question: Question,
-    readonly others: readonly Question[] = [],
-  ) {
-    super(`waiting for an answer to ${JSON.stringify(question.text)} (${question.stage})${others.length ? ` and ${others.length} more` : ''}`);
-    this.name = 'AnswerLater';
-  }
-
-  /** Every question the run waits for: `question`, then `others`. */
-  get questions(): Question[] {
-    return [this.question, ...this.others];
-  }
-}
-
-/** `pending-questions.json`: the questions a parked run waits for. */
-export const PendingQuestionsSchema = z.object({
-  format: z.literal('orchestra.pending/1'),
-  questions: z.array(z.object({ id: z.string(), asked_at: z.string(), question: QuestionSchema })),
-});
-export type PendingQuestions = z.infer<typeof PendingQuestionsSchema>;
-
-/** `answers.json`: answers recorded for a parked run (by `orchestra answer`), by question id. */
-export const RecordedAnswersSchema = z.object({
-  format: z.literal('orchestra.answers/1'),
-  answers: z.record(z.string(), AnswerSchema),
-});
-export type RecordedAnswers = z.infer<typeof RecordedAnswersSchema>;
-
-/** A question's id in the pending file: the node that asks. */
-export function questionId(question: Question): string {
-  return question.stage;
-}
-
-function readJson<T>(path: string, schema: z.ZodType<T>): T | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    throw new CheckpointError(`${path} is corrupt (not valid JSON); it was left untouched`);
-  }
-  const parsed = schema.safeParse(data);
-  if (!parsed.success) throw new CheckpointError(`${path} is not valid: ${parsed.error.issues[0]?.message ?? 'unexpected shape'}; it was left untouched`);
-  return parsed.data;
-}
-
-/** The questions a parked run waits for (none when it waits for nothing). */
-export function readPendingQuestions(logsRoot: string): PendingQuestions['questions'] {
-  return readJson(join(logsRoot, RUN_FILES.pendingQuestions), PendingQuestionsSchema)?.questions ?? [];
-}
-
-/** Writes `pending-questions.json` atomically (an empty list when nothing is pending). */
-export function writePendingQuestions(logsRoot: string, questions: readonly Question[]): void {
-  const file: PendingQuestions = { format: 'orchestra.pending/1', questions: questions.map((q) => ({ id: questionId(q), asked_at: new Date().toISOString(), question: q })) };
-  writeFileAtomic(join(logsRoot, RUN_FILES.pendingQuestions), `${JSON.stringify(file, null, 2)}\n`);
-}
-
-/** Answers recorded for a run, by question id. */
-export function readRecordedAnswers(logsRoot: string): Record<string, Answer> {
-  return readJson(join(logsRoot, RUN_FILES.answers), RecordedAnswersSchema)?.answers ?? {};
-}
-
-function writeRecordedAnswers(logsRoot: string, answers: Record<string, Answer>): void {
-  const file: RecordedAnswers = { format: 'orchestra.answers/1', answers };
-  writeFileAtomic(join(logsRoot, RUN_FILES.answers), `${JSON.stringify(file, null, 2)}\n`);
-}
+import { matchOption, type Answer, type Question } from '../engine/question.js';
 
 /**
  * Checks an answer against a pending question and turns it into an
@@ -111,17 +26,35 @@ export function answerForQuestion(question: Question, text: string): Answer | st
   return { value: text, text };
 }
 
-/** Records the answer to a pending question (validated); returns an error message when it does not fit. */
-export function recordAnswer(logsRoot: string, text: string, id?: string): { id: string; answer: Answer } | string {
-  const pending = readPendingQuestions(logsRoot);
-  if (pending.length === 0) return `${logsRoot} is not waiting for an answer`;
+/** Options of {@link recordAnswer}. */
+export interface RecordAnswerOptions {
+  /** The pending question to answer (its id: the asking node); needed when several are pending. */
+  id?: string;
+  /** Replace an answer already recorded for the question (refused otherwise). */
+  replace?: boolean;
+}
+
+/**
+ * Records the answer to a pending question of a parked run (validated);
+ * returns an error message when it does not fit, or when the question
+ * already has an answer and `replace` is not set.
+ */
+export async function recordAnswer(store: RunStore, text: string, options: RecordAnswerOptions = {}): Promise<{ id: string; answer: Answer; replaced: boolean } | string> {
+  const { id } = options;
+  const pending = await readPendingQuestions(store);
+  if (pending.length === 0) return `${store.location} is not waiting for an answer`;
   const entry = id === undefined ? pending[0] : pending.find((p) => p.id === id);
   if (!entry) return `no pending question ${JSON.stringify(id)}; pending: ${pending.map((p) => p.id).join(', ')}`;
   if (id === undefined && pending.length > 1) return `several questions are pending (${pending.map((p) => p.id).join(', ')}); choose one with --question`;
   const answer = answerForQuestion(entry.question, text);
   if (typeof answer === 'string') return answer;
-  writeRecordedAnswers(logsRoot, { ...readRecordedAnswers(logsRoot), [entry.id]: answer });
-  return { id: entry.id, answer };
+  const recorded = await readRecordedAnswers(store);
+  const earlier = recorded[entry.id];
+  if (earlier && !options.replace) {
+    return `${entry.id} already has an answer (${JSON.stringify(earlier.text ?? earlier.value)}); add --replace to replace it`;
+  }
+  await writeRecordedAnswers(store, { ...recorded, [entry.id]: answer });
+  return { id: entry.id, answer, replaced: earlier !== undefined };
 }
 
 /**
@@ -131,18 +64,17 @@ export function recordAnswer(logsRoot: string, text: string, id?: string): { id:
  */
 export class RecordedAnswersInterviewer implements Interviewer {
   constructor(
-    private readonly logsRoot: string,
+    private readonly store: RunStore,
     private readonly inner: Interviewer | undefined,
   ) {}
 
   async ask(question: Question, options?: AskOptions): Promise<Answer> {
-    const root = this.logsRoot;
-    const recorded = readRecordedAnswers(root);
+    const recorded = await readRecordedAnswers(this.store);
     const id = questionId(question);
     const answer = recorded[id];
     if (answer) {
       const { [id]: _used, ...rest } = recorded;
-      writeRecordedAnswers(root, rest);
+      await writeRecordedAnswers(this.store, rest);
       return answer;
     }
     if (!this.inner) throw new AnswerLater(question);

@@ -1,6 +1,6 @@
 import type { AskOptions, Interviewer } from './interviewer.js';
 import { isConversationQuestion } from './conversation-question.js';
-import { matchOption, type Answer, type Question } from './question.js';
+import { matchOption, type Answer, type Question } from '../engine/question.js';
 
 /**
  * Answers without a human (spec §6.4): YES to yes/no and confirmations, the

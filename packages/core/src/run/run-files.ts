@@ -1,5 +1,6 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, fstatSync, fsyncSync, linkSync, openSync, readFileSync, readSync, renameSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
+import { OrchestraError } from '../errors.js';
+import { NoSpaceError } from '../engine/store/store-errors.js';
 
 /** File names of the run directory (an on-disk contract, see docs/run-directory.md). */
 export const RUN_FILES = {
@@ -12,11 +13,32 @@ export const RUN_FILES = {
   answers: 'answers.json',
   pipeline: 'pipeline.dot',
   status: 'status.json',
+  lock: 'run.lock',
+  processes: 'processes.json',
 } as const;
 
-/** `<logsRoot>/<nodeId>`, the node's stage directory. */
-export function stageDirectory(logsRoot: string, nodeId: string): string {
-  return join(logsRoot, nodeId);
+/**
+ * Runs a file operation, turning a full disk into a {@link NoSpaceError}
+ * naming `where` (the run stays resumable: nothing half-written is kept).
+ */
+export function diskOp<T>(where: string, op: () => T): T {
+  try {
+    return op();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw new NoSpaceError(where, { cause: error });
+    throw error;
+  }
+}
+
+function writeAndSync(path: string, text: string, flags: string): void {
+  const fd = openSync(path, flags);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -26,27 +48,72 @@ export function stageDirectory(logsRoot: string, nodeId: string): string {
  */
 export function writeFileAtomic(path: string, text: string): void {
   const tmp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w');
+  diskOp(path, () => {
+    try {
+      writeAndSync(tmp, text, 'w');
+      renameSync(tmp, path);
+    } catch (error) {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // not there
+      }
+      throw error;
+    }
+  });
+}
+
+/**
+ * Creates a file with its whole content, exclusively: it appears complete or
+ * not at all, and only if nothing has that name yet (the hard link fails
+ * then). Throws an `EEXIST` error when the name is taken.
+ */
+export function createFileExclusive(path: string, text: string): void {
+  const tmp = `${path}.${process.pid}.new`;
+  diskOp(path, () => {
+    writeAndSync(tmp, text, 'w');
+    try {
+      linkSync(tmp, path);
+    } finally {
+      unlinkSync(tmp);
+    }
+  });
+}
+
+/**
+ * The length of a line file's complete lines (bytes up to its last newline)
+ * and its total length, reading backwards from the end (a long file is not
+ * read whole).
+ */
+function completeLength(path: string): { valid: number; total: number } | undefined {
+  let fd: number;
   try {
-    writeSync(fd, text);
-    fsyncSync(fd);
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const total = fstatSync(fd).size;
+    const chunk = Buffer.alloc(Math.min(total, 64 * 1024));
+    for (let end = total; end > 0; ) {
+      const start = Math.max(0, end - chunk.length);
+      const read = readSync(fd, chunk, 0, end - start, start);
+      const newline = chunk.subarray(0, read).lastIndexOf(0x0a);
+      if (newline >= 0) return { valid: start + newline + 1, total };
+      end = start;
+    }
+    return { valid: 0, total };
   } finally {
     closeSync(fd);
   }
-  renameSync(tmp, path);
-}
-
-/** Writes a JSON file (two-space indented, trailing newline), creating its directory. */
-export function writeJson(path: string, value: unknown, dir?: string): void {
-  if (dir) mkdirSync(dir, { recursive: true });
-  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 /**
  * An append-only line file kept open: one `write` per line. A written line is
  * in the kernel's cache at once, so it survives the process being killed;
  * {@link LineAppender.sync} (or `syncEachLine`) also puts it on disk, which is
- * what survives a power loss.
+ * what survives a power loss. Opening it cuts off a last line a crash left
+ * unfinished, so appended lines start on a line of their own.
  */
 export class LineAppender {
   private fd: number | undefined;
@@ -55,19 +122,25 @@ export class LineAppender {
     readonly path: string,
     private readonly syncEachLine = false,
   ) {
-    this.fd = openSync(path, 'a');
+    const length = completeLength(path);
+    if (length && length.valid < length.total) truncateSync(path, length.valid);
+    this.fd = diskOp(path, () => openSync(path, 'a'));
   }
 
   /** Appends one line (a newline is added). */
   append(line: string): void {
-    if (this.fd === undefined) throw new Error(`${this.path} is closed`);
-    writeSync(this.fd, `${line}\n`);
-    if (this.syncEachLine) fsyncSync(this.fd);
+    const fd = this.fd;
+    if (fd === undefined) throw new OrchestraError('ORCH_INTERNAL', `${this.path} is closed`);
+    diskOp(this.path, () => {
+      writeSync(fd, `${line}\n`);
+      if (this.syncEachLine) fsyncSync(fd);
+    });
   }
 
   /** Flushes what was appended to disk. */
   sync(): void {
-    if (this.fd !== undefined) fsyncSync(this.fd);
+    const fd = this.fd;
+    if (fd !== undefined) diskOp(this.path, () => fsyncSync(fd));
   }
 
   close(): void {
@@ -75,4 +148,17 @@ export class LineAppender {
     closeSync(this.fd);
     this.fd = undefined;
   }
+}
+
+/** The complete lines of a line file (a torn last line dropped), and whether one was torn. */
+export function readLines(path: string): { lines: string[]; torn: boolean } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return { lines: [], torn: false };
+  }
+  const lines = text.split('\n');
+  const last = lines.pop();
+  return { lines, torn: last !== undefined && last !== '' };
 }

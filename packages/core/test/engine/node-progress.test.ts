@@ -35,12 +35,12 @@ describe('in-node progress (HandlerInput.progress / saveProgress)', () => {
     let logsRoot = '';
     const snapshots: unknown[] = [];
     const handler: Handler = {
-      execute(input) {
-        input.saveProgress({ step: 1 });
+      async execute(input) {
+        await input.saveProgress({ step: 1 });
         snapshots.push(checkpointAt(logsRoot).node_progress);
-        input.saveProgress(undefined);
+        await input.saveProgress(undefined);
         snapshots.push(checkpointAt(logsRoot).node_progress);
-        input.saveProgress({ step: 2 });
+        await input.saveProgress({ step: 2 });
         return { status: 'success' };
       },
     };
@@ -87,7 +87,7 @@ describe('in-node progress (HandlerInput.progress / saveProgress)', () => {
   it('refuses data that is not JSON, naming the node', async () => {
     const handler: Handler = {
       execute(input) {
-        input.saveProgress({ callback: (() => 1) as unknown as JsonValue });
+        void input.saveProgress({ callback: (() => 1) as unknown as JsonValue });
         return { status: 'success' };
       },
     };

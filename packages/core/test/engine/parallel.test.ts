@@ -5,6 +5,7 @@ import {
   AnswerLater,
   RecordedAnswersInterviewer,
   createDefaultRegistry,
+  FileRunStore,
   readPendingQuestions,
   recordAnswer,
   resumePipeline,
@@ -167,18 +168,18 @@ describe('parallel fan-out and fan-in (spec §4.8, §4.9, §11.12)', () => {
     const registry = createDefaultRegistry({ backend: simulationBackend, interviewer: later }).register('s', work.handler);
     const first = await run(src, { registry, source: src });
     expect(first.result.status).toBe('parked');
-    expect(readPendingQuestions(first.logsRoot).map((p) => p.id)).toEqual(['g1', 'g2']);
+    expect((await readPendingQuestions(new FileRunStore(first.logsRoot))).map((p) => p.id)).toEqual(['g1', 'g2']);
     expect(work.calls).toEqual(['w']);
 
-    expect(recordAnswer(first.logsRoot, 'y')).toMatch(/several questions are pending/);
-    expect(recordAnswer(first.logsRoot, 'y', 'g1')).toMatchObject({ id: 'g1' });
-    const answering = createDefaultRegistry({ backend: simulationBackend, interviewer: new RecordedAnswersInterviewer(first.logsRoot, undefined) }).register('s', work.handler);
+    expect((await recordAnswer(new FileRunStore(first.logsRoot), 'y'))).toMatch(/several questions are pending/);
+    expect((await recordAnswer(new FileRunStore(first.logsRoot), 'y', { id: 'g1' }))).toMatchObject({ id: 'g1' });
+    const answering = createDefaultRegistry({ backend: simulationBackend, interviewer: new RecordedAnswersInterviewer(new FileRunStore(first.logsRoot), undefined) }).register('s', work.handler);
     const second = await resumePipeline(first.logsRoot, { registry: answering });
     expect(second.status).toBe('parked');
-    expect(readPendingQuestions(first.logsRoot).map((p) => p.id)).toEqual(['g2']);
+    expect((await readPendingQuestions(new FileRunStore(first.logsRoot))).map((p) => p.id)).toEqual(['g2']);
     expect(work.calls).toEqual(['w', 'a1']);
 
-    expect(recordAnswer(first.logsRoot, 'y')).toMatchObject({ id: 'g2' });
+    expect((await recordAnswer(new FileRunStore(first.logsRoot), 'y'))).toMatchObject({ id: 'g2' });
     const third = await resumePipeline(first.logsRoot, { registry: answering });
     expect(third.status).toBe('success');
     expect(work.calls).toEqual(['w', 'a1', 'a2']);

@@ -221,6 +221,8 @@ describe('crash recovery (journal replay)', () => {
         if (!copied && input.node.id === at) {
           copied = true;
           cpSync(input.logsRoot, snapshot, { recursive: true });
+          // A killed owner's lease is stale; this copy's holder (this process) is alive, so drop it.
+          rmSync(join(snapshot, 'run.lock'), { force: true });
           extra?.(input, snapshot);
         }
         return behaviour(input);
@@ -294,6 +296,7 @@ describe('crash recovery (journal replay)', () => {
         if (!copied && input.node.id === 'd') {
           copied = true;
           cpSync(input.logsRoot, snapshot, { recursive: true });
+          rmSync(join(snapshot, 'run.lock'), { force: true }); // a killed owner's lease is stale
         }
         return logging.execute(input);
       },
@@ -347,10 +350,27 @@ describe('resume refuses unusable run directories, leaving them untouched', () =
     await expectRefused(dir, /not an orchestra checkpoint/);
   });
 
-  it('a missing checkpoint.json', async () => {
+  it('a checkpoint ahead of its journal (a cut or deleted journal)', async () => {
+    const dir = await finishedRun();
+    writeFileSync(join(dir, 'journal.jsonl'), readFileSync(join(dir, 'journal.jsonl'), 'utf8').split('\n').slice(0, 2).join('\n') + '\n');
+    await expectRefused(dir, /the journal has only 2: the journal was cut or deleted/);
+    rmSync(join(dir, 'journal.jsonl'));
+    await expectRefused(dir, /the journal has none/);
+  });
+
+  it('a journal naming a node the pipeline does not have', async () => {
     const dir = await finishedRun();
     rmSync(join(dir, 'checkpoint.json'));
-    await expectRefused(dir, /does not exist/);
+    const lines = readFileSync(join(dir, 'journal.jsonl'), 'utf8').replace('"node":"b"', '"node":"gone"');
+    writeFileSync(join(dir, 'journal.jsonl'), lines);
+    await expectRefused(dir, /names node "gone", which the pipeline does not have/);
+  });
+
+  it('rebuilds a missing checkpoint.json from the journal', async () => {
+    const dir = await finishedRun();
+    rmSync(join(dir, 'checkpoint.json'));
+    const again = await resumePipeline(dir, { registry: registryWith({ s: normal }) });
+    expect(again).toMatchObject({ alreadyFinished: true, status: 'success', completedNodes: ['start', 'a', 'b', 'c', 'check', 'e', 'exit'] });
   });
 
   it('a missing run directory', async () => {

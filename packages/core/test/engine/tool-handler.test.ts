@@ -2,6 +2,8 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { TOOL_OUTPUT_LIMIT } from '../../src/handlers/tool-handler.js';
+import { CONTEXT_ENV_VALUE_LIMIT } from '../../src/handlers/tool-environment.js';
 import { contextEnvName, RunContext, toolEnvironment } from '../../src/index.js';
 import { checkpointAt, dot, run, scripted, statusAt, tempDir, useTempDirs } from './engine-helpers.js';
 
@@ -119,5 +121,75 @@ describe('tool handler (spec §4.10)', () => {
     expect(result.status).toBe('interrupted');
     expect(result.completedNodes).toEqual(['start']);
     expect(checkpointAt(logsRoot)).toMatchObject({ status: 'interrupted', next_node: 't' });
+  });
+
+  it('writes binary output to stdout.log byte for byte', async () => {
+    const { result, logsRoot } = await run(tool(`tool_command="head -c 100000 /dev/urandom; printf '\\\\377\\\\376\\\\0end'"`));
+    expect(result.status).toBe('success');
+    const log = readFileSync(join(logsRoot, 't', 'stdout.log'));
+    expect(log.length).toBe(100006);
+    expect([...log.subarray(-6)]).toEqual([0xff, 0xfe, 0, 0x65, 0x6e, 0x64]);
+  });
+
+  it('keeps at most TOOL_OUTPUT_LIMIT bytes in tool.output, all of it in stdout.log, and says so', async () => {
+    const { result, logsRoot } = await run(tool('tool_command="yes é | head -c 5242880"'));
+    expect(result.status).toBe('success');
+    expect(readFileSync(join(logsRoot, 't', 'stdout.log')).length).toBe(5 * 1024 * 1024);
+    const output = String(result.context['tool.output']);
+    // 'é\n' is 3 bytes: the limit falls just after the first byte of an 'é', which is dropped.
+    expect(Buffer.byteLength(output)).toBe(TOOL_OUTPUT_LIMIT - 1);
+    expect(output).toBe('é\n'.repeat((TOOL_OUTPUT_LIMIT - 1) / 3));
+    expect(String(statusAt(logsRoot, 't').notes)).toContain('stdout truncated to 1 MiB in tool.output; full output, 5242880 bytes, in stdout.log');
+  });
+
+  it('keeps the end of a long stderr in the failure reason', async () => {
+    const { result } = await run(tool(`tool_command="head -c 1000000 /dev/zero | tr '\\\\0' x >&2; echo the real cause >&2; exit 1"`));
+    expect(result.status).toBe('fail');
+    expect(result.failureReason).toMatch(/xxx\s*the real cause$/);
+    expect(result.failureReason?.length).toBeLessThan(2200);
+  });
+
+  it('completes when the shell exits, not when a background job closes the pipes', async () => {
+    const started = performance.now();
+    const { result, logsRoot } = await run(tool('tool_command="sleep 30 & echo $! > $ORCHESTRA_LOGS_DIR/bg; echo started"'));
+    const elapsed = performance.now() - started;
+    process.kill(Number(readFileSync(join(logsRoot, 'bg'), 'utf8')), 'SIGKILL');
+    expect(elapsed).toBeLessThan(5000);
+    expect(result.status).toBe('success');
+    expect(result.context['tool.output']).toBe('started\n');
+  });
+
+  it('stops waiting on a timeout although a process that left the group holds the pipes', async () => {
+    const started = performance.now();
+    const command = `setsid sh -c 'echo $$ > $ORCHESTRA_LOGS_DIR/escaped; exec sleep 30' & exec sleep 10`;
+    const { result, logsRoot } = await run(tool(`tool_command="${command}", timeout="300ms"`));
+    const elapsed = performance.now() - started;
+    const escaped = Number(readFileSync(join(logsRoot, 'escaped'), 'utf8'));
+    if (escaped > 0) process.kill(escaped, 'SIGKILL');
+    expect(elapsed).toBeLessThan(2500); // the engine gives up on a stopped handler after a few seconds; the tool must not need them
+    expect(result.status).toBe('fail');
+    expect(result.failureReason).toContain('timed out after 300ms');
+  });
+
+  it('bounds context values in the environment, so a large tool.output does not break later tools', async () => {
+    const source = dot(
+      [
+        `  big [shape=parallelogram, tool_command="head -c 204800 /dev/zero | tr '\\\\0' x"]`,
+        `  t [shape=parallelogram, tool_command="printf %s \\"$ORCHESTRA_CTX_TOOL_OUTPUT\\" | wc -c; cat \\"$ORCHESTRA_CONTEXT_FILE\\" > $ORCHESTRA_LOGS_DIR/seen.json"]`,
+        '  start -> big -> t -> exit',
+      ].join('\n'),
+    );
+    const { result, logsRoot } = await run(source);
+    expect(result.status).toBe('success');
+    expect(String(result.context['tool.output']).trim()).toBe(String(CONTEXT_ENV_VALUE_LIMIT));
+    const seen = JSON.parse(readFileSync(join(logsRoot, 'seen.json'), 'utf8')) as Record<string, unknown>;
+    expect(seen['tool.output']).toBe('x'.repeat(204800));
+    expect(existsSync(join(logsRoot, 't', 'context.json'))).toBe(true);
+  });
+
+  it('passes a value with a NUL byte without it', async () => {
+    const { result } = await run(tool('tool_command="printenv ORCHESTRA_CTX_S"'), { initialContext: { s: 'before\u0000after' } });
+    expect(result.status).toBe('success');
+    expect(result.context['tool.output']).toBe('beforeafter\n');
   });
 });

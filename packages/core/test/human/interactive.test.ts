@@ -11,6 +11,7 @@ import {
   RecordingInterviewer,
   createCodergenHandler,
   createDefaultRegistry,
+  FileRunStore,
   readPendingQuestions,
   recordAnswer,
   resumePipeline,
@@ -323,18 +324,18 @@ describe('resuming a conversation (each human turn is a checkpoint boundary)', (
     const later: Interviewer = { ask: async (question) => Promise.reject(new AnswerLater(question)) };
     const { result, logsRoot } = await run(CHAT, { registry: registry(later, backend), source: CHAT });
     expect(result.status).toBe('parked');
-    expect(readPendingQuestions(logsRoot)).toEqual([
+    expect((await readPendingQuestions(new FileRunStore(logsRoot)))).toEqual([
       expect.objectContaining({ id: 'refine', question: expect.objectContaining({ text: FIRST, type: 'FREEFORM', metadata: expect.objectContaining({ turn: 1 }) }) }),
     ]);
     expect(existsSync(join(logsRoot, 'refine', CONVERSATION_FILE))).toBe(true);
 
-    expect(recordAnswer(logsRoot, 'make it blue')).toMatchObject({ id: 'refine' });
-    const second = await resumePipeline(logsRoot, { registry: registry(new RecordedAnswersInterviewer(logsRoot, undefined), backend) });
+    expect((await recordAnswer(new FileRunStore(logsRoot), 'make it blue'))).toMatchObject({ id: 'refine' });
+    const second = await resumePipeline(logsRoot, { registry: registry(new RecordedAnswersInterviewer(new FileRunStore(logsRoot), undefined), backend) });
     expect(second.status).toBe('parked');
-    expect(readPendingQuestions(logsRoot)[0]?.question).toMatchObject({ text: reply(2, 'make it blue'), metadata: { turn: 2 } });
+    expect((await readPendingQuestions(new FileRunStore(logsRoot)))[0]?.question).toMatchObject({ text: reply(2, 'make it blue'), metadata: { turn: 2 } });
 
-    expect(recordAnswer(logsRoot, '/done')).toMatchObject({ id: 'refine' });
-    const third = await resumePipeline(logsRoot, { registry: registry(new RecordedAnswersInterviewer(logsRoot, undefined), backend) });
+    expect((await recordAnswer(new FileRunStore(logsRoot), '/done'))).toMatchObject({ id: 'refine' });
+    const third = await resumePipeline(logsRoot, { registry: registry(new RecordedAnswersInterviewer(new FileRunStore(logsRoot), undefined), backend) });
     expect(third.status).toBe('success');
     expect(third.context['interactive.history']).toEqual([{ agent: FIRST, human: 'make it blue' }]);
     expect(backend.sends).toEqual(['Discuss the plan for: a shed', 'make it blue']);

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import {
+  AnswerLater,
   AutoApproveInterviewer,
   CallbackInterviewer,
   ConsoleInterviewer,
@@ -87,9 +88,9 @@ describe('ConsoleInterviewer (streams injected)', () => {
     expect(await free.interviewer.ask(q({ type: 'FREEFORM', options: [] }))).toEqual({ value: '  keep my spaces ', text: '  keep my spaces ' });
   });
 
-  it('answers SKIPPED at end of input', async () => {
+  it('parks at end of input (AnswerLater) instead of answering SKIPPED; more in console-end-of-input.test.ts', async () => {
     const c = consoleWith([]);
-    expect(await c.interviewer.ask(q())).toEqual({ value: 'SKIPPED' });
+    await expect(c.interviewer.ask(q())).rejects.toBeInstanceOf(AnswerLater);
   });
 
   it('times out to the default, or to TIMEOUT without one', async () => {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AnswerLater, RecordedAnswersInterviewer, createDefaultRegistry, readPendingQuestions, recordAnswer, resumePipeline, simulationBackend, type Interviewer } from '../../src/index.js';
+import { AnswerLater, FileRunStore, RecordedAnswersInterviewer, createDefaultRegistry, readPendingQuestions, recordAnswer, resumePipeline, simulationBackend, type Interviewer } from '../../src/index.js';
 import { checkpointAt, dot, eventsOf, run, useTempDirs } from '../engine/engine-helpers.js';
 
 useTempDirs();
@@ -14,16 +14,16 @@ describe('parking (durable waits)', () => {
     const { result, logsRoot, events } = await run(GATE, { registry: createDefaultRegistry({ backend: simulationBackend, interviewer: later }), source: GATE });
     expect(result.status).toBe('parked');
     expect(checkpointAt(logsRoot)).toMatchObject({ status: 'parked', next_node: 'gate', completed_nodes: ['start'] });
-    expect(readPendingQuestions(logsRoot).map((p) => [p.id, p.question.options.map((o) => o.key)])).toEqual([['gate', ['Y', 'N']]]);
+    expect((await readPendingQuestions(new FileRunStore(logsRoot))).map((p) => [p.id, p.question.options.map((o) => o.key)])).toEqual([['gate', ['Y', 'N']]]);
     expect(eventsOf(events, 'pipeline.parked')).toEqual([expect.objectContaining({ nodeId: 'gate', questionText: 'Go?' })]);
     expect(existsSync(join(logsRoot, 'gate', 'status.json'))).toBe(false);
 
-    expect(recordAnswer(logsRoot, 'perhaps')).toBe('"perhaps" is not a choice of gate: answer with Y (Yes), N (No)');
-    expect(recordAnswer(logsRoot, 'no')).toMatchObject({ id: 'gate', answer: { value: 'N' } });
-    const resumed = await resumePipeline(logsRoot, { backend: simulationBackend, interviewer: new RecordedAnswersInterviewer(logsRoot, undefined) });
+    expect((await recordAnswer(new FileRunStore(logsRoot), 'perhaps'))).toBe('"perhaps" is not a choice of gate: answer with Y (Yes), N (No)');
+    expect((await recordAnswer(new FileRunStore(logsRoot), 'no'))).toMatchObject({ id: 'gate', answer: { value: 'N' } });
+    const resumed = await resumePipeline(logsRoot, { backend: simulationBackend, interviewer: new RecordedAnswersInterviewer(new FileRunStore(logsRoot), undefined) });
     expect(resumed.status).toBe('success');
     expect(resumed.completedNodes).toEqual(['start', 'gate', 'no', 'exit']);
-    expect(readPendingQuestions(logsRoot)).toEqual([]);
+    expect((await readPendingQuestions(new FileRunStore(logsRoot)))).toEqual([]);
     expect(JSON.parse(readFileSync(join(logsRoot, 'answers.json'), 'utf8')).answers).toEqual({}); // used once
   });
 });

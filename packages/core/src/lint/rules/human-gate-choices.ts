@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import { parseAccelerator } from '../../engine/accelerator.js';
+import { parseAccelerator } from '../../graph/accelerator.js';
 import { resolveHandlerType } from '../../graph/handler-types.js';
 import { outgoingEdges } from '../../graph/model.js';
 import type { LintRule } from '../lint-rule.js';

@@ -1,0 +1,73 @@
+import { OrchestraError } from '../errors.js';
+import { NODE_ID_PATTERN } from '../dot/build-graph.js';
+import { resolveHandlerType } from '../graph/handler-types.js';
+import { findExitNodes, findStartNodes } from '../graph/terminals.js';
+import type { Graph, GraphNode } from '../graph/model.js';
+import { booleanAttr } from '../graph/values.js';
+import { validateOrRaise } from '../lint/validate.js';
+import type { Handler } from './handler.js';
+import type { HandlerRegistry } from './handler-registry.js';
+
+/** Thrown before a run starts when a node has no handler. Code `ORCH_NO_HANDLER` (or `ORCH_NO_BACKEND` for LLM stages). */
+export class MissingHandlerError extends OrchestraError {
+  constructor(code: 'ORCH_NO_HANDLER' | 'ORCH_NO_BACKEND', message: string) {
+    super(code, message);
+    this.name = 'MissingHandlerError';
+  }
+}
+
+/** Handlers and roles a run needs, resolved once before the first node. */
+export interface Plan {
+  graph: Graph;
+  startNode: string;
+  exitNodes: ReadonlySet<string>;
+  goalGates: string[];
+  handlers: Map<string, { type: string; handler: Handler }>;
+  /** Where parallel branches stop: fan-in and exit nodes. */
+  branchBoundaries: ReadonlySet<string>;
+}
+
+/**
+ * Node ids name stages (a directory each with the file store): a graph built
+ * in code or by a transform must not smuggle a path (`../x`) in.
+ */
+function checkNodeIds(graph: Graph): void {
+  for (const id of graph.nodes.keys()) {
+    if (!NODE_ID_PATTERN.test(id)) {
+      throw new OrchestraError('ORCH_BAD_NODE_ID', `invalid node id ${JSON.stringify(id)}: ids must match [A-Za-z_][A-Za-z0-9_]* (they name the node's stage)`);
+    }
+  }
+}
+
+/** Validates the graph and resolves a handler for every node, refusing what cannot run. */
+export function planRun(graph: Graph, registry: HandlerRegistry): Plan {
+  checkNodeIds(graph);
+  validateOrRaise(graph, { knownHandlerTypes: registry.types() });
+  const startNode = (findStartNodes(graph)[0] as GraphNode).id;
+  const exitNodes = new Set(findExitNodes(graph).map((n) => n.id));
+  const handlers = new Map<string, { type: string; handler: Handler }>();
+  const missingLlm: string[] = [];
+  for (const node of graph.nodes.values()) {
+    const role = node.id === startNode ? 'start' : exitNodes.has(node.id) ? 'exit' : undefined;
+    const roleHandler = role ? registry.get(role) : undefined;
+    const resolved = role && roleHandler ? { type: role, handler: roleHandler } : registry.resolve(node);
+    if (resolved) {
+      const refusal = resolved.handler.cannotRun?.(node, graph);
+      if (refusal !== undefined) throw new MissingHandlerError(resolved.type === 'codergen' ? 'ORCH_NO_BACKEND' : 'ORCH_NO_HANDLER', refusal);
+      handlers.set(node.id, resolved);
+      continue;
+    }
+    const type = resolveHandlerType(node);
+    if (type === 'codergen') missingLlm.push(node.id);
+    else throw new MissingHandlerError('ORCH_NO_HANDLER', `node ${node.id} has handler type ${JSON.stringify(type)}, which no registered handler runs`);
+  }
+  if (missingLlm.length > 0) {
+    throw new MissingHandlerError(
+      'ORCH_NO_BACKEND',
+      `this pipeline has LLM stages (${missingLlm.slice(0, 5).join(', ')}${missingLlm.length > 5 ? ', ...' : ''}) but no backend runs them: pass a CodergenBackend to runPipeline (createModelBackend or createChatBackend from @orchestra/llm, or simulationBackend)`,
+    );
+  }
+  const goalGates = [...graph.nodes.values()].filter((n) => booleanAttr(n, 'goal_gate')).map((n) => n.id);
+  const branchBoundaries = new Set([...exitNodes, ...[...handlers].filter(([, h]) => h.type === 'parallel.fan_in').map(([id]) => id)]);
+  return { graph, startNode, exitNodes, goalGates, handlers, branchBoundaries };
+}

@@ -1,0 +1,361 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { Graph } from '../graph/model.js';
+import { hostName, processStartTime } from '../os/process-identity.js';
+import { stopProcessGroups } from '../os/stop-process-groups.js';
+import { AnswerLater } from './answer-later.js';
+import { systemClock, type Clock } from './clock.js';
+import { decideAfterStep, checkGoalGates } from './decide.js';
+import { applyEntry, initialState, type EngineState } from './engine-state.js';
+import type { EventBus } from './event-bus.js';
+import { Interrupted } from './execute-node.js';
+import type { Arrival, ProcessLedger, RunView } from './handler.js';
+import type { ProgressStore } from './node-progress.js';
+import { runNodeStep, type StepEnvironment, type StepResult } from './node-step.js';
+import type { Plan } from './plan.js';
+import { createBranchRunner } from './run-branch.js';
+import { RunContext, toJsonValue } from './run-context.js';
+import { RunRecorder } from './run-recorder.js';
+import type { RunResult } from './run-result.js';
+import { readPendingQuestions, writePendingQuestions } from './store/pending-questions.js';
+import type { JournalEntry, Manifest } from './store/records.js';
+import type { RestoredRun } from './store/restore.js';
+import type { RunLease, RunStore } from './store/run-store.js';
+import { usageToFile } from './usage.js';
+
+/** The orchestra version recorded in manifests. */
+export const ORCHESTRA_VERSION = '0.1.0';
+
+/** How long the engine may run steps without yielding to the event loop (so signals and timers are served). */
+const YIELD_EVERY_MS = 10;
+
+/** What the engine needs besides the plan and the store. */
+export interface EngineOptions {
+  /** Cancels the run at a safe point: the checkpoint is kept and the run can be resumed. */
+  signal?: AbortSignal;
+  /** Random source for backoff jitter (tests pass a fixed one). */
+  random?: () => number;
+  /** Time for back-off and timeouts (tests inject one). */
+  clock?: Clock;
+  /** Directory tool commands run in. */
+  workdir: string;
+  /** Longest the checkpoint may lag the journal during a run (default 500 ms). */
+  checkpointIntervalMs?: number;
+  /** Initial context values (`--set key=value`). */
+  initialContext?: Record<string, unknown>;
+  /** The pipeline's DOT text, stored with the run so `resume` runs the same graph. */
+  source?: string;
+  /** Where the pipeline came from, for the manifest. */
+  sourceFile?: string;
+  /** Options that change how the run behaves, recorded in the manifest for resume (the engine does not read them). */
+  runOptions?: Record<string, unknown>;
+}
+
+interface Session {
+  plan: Plan;
+  options: EngineOptions;
+  store: RunStore;
+  context: RunContext;
+  state: EngineState;
+  events: EventBus;
+  recorder: RunRecorder;
+  clock: Clock;
+  started: number;
+}
+
+/** A run that ended on a `loop_restart` edge: where the next run starts. */
+export interface Restart {
+  restartAt: string;
+  store: RunStore;
+  from: string;
+}
+
+function freshContext(graph: Graph, initial: Record<string, unknown> | undefined): RunContext {
+  const context = new RunContext(initial);
+  context.set('graph.goal', graph.attributes.goal ?? '');
+  context.takeChanges();
+  return context;
+}
+
+/** The manifest of a new run. */
+function manifestOf(plan: Plan, store: RunStore, options: EngineOptions, startAt: string, restartedFrom: string | null): Manifest {
+  const { graph } = plan;
+  return {
+    format: 'orchestra.run/1',
+    run_id: store.runId,
+    pipeline: graph.name,
+    goal: graph.attributes.goal ?? '',
+    source_file: options.sourceFile ?? null,
+    started_at: new Date().toISOString(),
+    orchestra_version: ORCHESTRA_VERSION,
+    start_node: startAt,
+    restarted_from: restartedFrom,
+    initial_context: (options.initialContext ?? {}) as Record<string, unknown>,
+    workdir: options.workdir,
+    ...(options.runOptions ? { run_options: options.runOptions } : {}),
+  };
+}
+
+/**
+ * Creates a run in `store` and drives it from `startAt`, holding the store's
+ * lease throughout; follows `loop_restart`s into the store's successors.
+ */
+export async function startRun(plan: Plan, store: RunStore, options: EngineOptions, events: EventBus, startAt = plan.startNode, restartedFrom: string | null = null): Promise<RunResult> {
+  return followRestarts(plan, options, events, await startOne(plan, store, options, events, startAt, restartedFrom));
+}
+
+async function startOne(plan: Plan, store: RunStore, options: EngineOptions, events: EventBus, startAt: string, restartedFrom: string | null): Promise<RunResult | Restart> {
+  const context = freshContext(plan.graph, options.initialContext); // a bad value throws before anything is written
+  await store.create(manifestOf(plan, store, options, startAt, restartedFrom), options.source);
+  const lease = await store.acquire();
+  try {
+    return await runSession(plan, store, options, events, context, initialState(startAt), false);
+  } finally {
+    await lease.release();
+  }
+}
+
+async function followRestarts(plan: Plan, options: EngineOptions, events: EventBus, first: RunResult | Restart): Promise<RunResult> {
+  let ended = first;
+  while ('restartAt' in ended) ended = await startOne(plan, ended.store, options, events, ended.restartAt, ended.from);
+  return ended;
+}
+
+/**
+ * Continues a run restored from its store (see `resumePipeline`), whose
+ * lease the caller holds (and releases). First stops the commands a dead
+ * owner left running; then drives the run on and follows `loop_restart`s.
+ */
+export async function continueRun(plan: Plan, store: RunStore, options: EngineOptions, events: EventBus, restored: RestoredRun, lease: RunLease): Promise<RunResult> {
+  void lease; // held by the caller for the whole continuation
+  const context = RunContext.restore(restored.context, restored.logs);
+  const state = restored.state;
+  state.status = 'running';
+  const ended = await runSession(plan, store, options, events, context, state, true);
+  return followRestarts(plan, options, events, ended);
+}
+
+/** Stops process groups recorded by an owner that died; records it in the events. */
+async function stopOrphans(store: RunStore, events: EventBus): Promise<void> {
+  const recorded = await store.listProcesses();
+  if (recorded.length === 0) return;
+  const stopped = await stopProcessGroups(recorded);
+  for (const record of recorded) await store.forgetProcess(record.pgid);
+  if (stopped.length > 0) events.emit({ type: 'run.orphans_stopped', processes: stopped.map((p) => ({ pgid: p.pgid, node: p.node, command: p.command })) });
+}
+
+async function runSession(plan: Plan, store: RunStore, options: EngineOptions, events: EventBus, context: RunContext, state: EngineState, resumed: boolean): Promise<RunResult | Restart> {
+  const recorder = new RunRecorder(store, events, options.checkpointIntervalMs);
+  try {
+    if (resumed && (await readPendingQuestions(store)).length > 0) await writePendingQuestions(store, []);
+    await recorder.checkpoint(state, context, true);
+    events.emit({ type: 'pipeline.started', pipeline: plan.graph.name, logsRoot: store.location, resumed, startNode: state.nextNode ?? '' });
+    if (resumed) await stopOrphans(store, events);
+    return await drive({ plan, options, store, context, state, events, recorder, clock: options.clock ?? systemClock, started: performance.now() });
+  } finally {
+    await recorder.close();
+  }
+}
+
+/** The result of a session in its current state. */
+function resultOf(session: Session, status: RunResult['status']): RunResult {
+  const { state } = session;
+  return {
+    status,
+    completedNodes: [...state.completedNodes],
+    context: session.context.snapshot(),
+    logsRoot: session.store.location,
+    ...(state.failureReason ? { failureReason: state.failureReason } : {}),
+    retries: state.totalRetries,
+    durationMs: performance.now() - session.started,
+    ...(state.usage ? { usage: state.usage } : {}),
+  };
+}
+
+async function finish(session: Session, status: 'completed' | 'failed', failureReason: string | null, lastNode?: string): Promise<RunResult> {
+  const { state, events } = session;
+  state.status = status;
+  state.nextNode = null;
+  state.failureReason = failureReason;
+  await session.recorder.checkpoint(state, session.context, true);
+  if (lastNode !== undefined) events.emit({ type: 'checkpoint.saved', nodeId: lastNode, completedNodes: state.completedNodes.length, file: true });
+  const durationMs = performance.now() - session.started;
+  const nodesRun = state.completedNodes.length;
+  const usage = state.usage ? { usage: state.usage } : {};
+  if (status === 'completed') {
+    events.emit({ type: 'pipeline.completed', status: 'success', durationMs, nodesRun, retries: state.totalRetries, ...usage });
+    return resultOf(session, 'success');
+  }
+  events.emit({ type: 'pipeline.failed', failureReason: failureReason ?? 'failed', durationMs, nodesRun, retries: state.totalRetries, ...usage });
+  return resultOf(session, 'fail');
+}
+
+async function interrupt(session: Session, reason: string): Promise<RunResult> {
+  const { state } = session;
+  state.status = 'interrupted';
+  await session.recorder.checkpoint(state, session.context, true);
+  session.events.emit({ type: 'pipeline.interrupted', reason, durationMs: performance.now() - session.started, lastNode: state.currentNode });
+  return resultOf(session, 'interrupted');
+}
+
+/** Parks the run at a question nobody can answer now (orchestra's durable waits). */
+async function park(session: Session, request: AnswerLater): Promise<RunResult> {
+  const { state } = session;
+  await writePendingQuestions(session.store, request.questions);
+  state.status = 'parked';
+  await session.recorder.checkpoint(state, session.context, true);
+  const reason = request.reason ? { reason: request.reason } : {};
+  session.events.emit({ type: 'pipeline.parked', nodeId: request.question.stage, questionText: request.question.text, durationMs: performance.now() - session.started, ...reason });
+  return { ...resultOf(session, 'parked'), ...(request.reason ? { parkedReason: request.reason } : {}) };
+}
+
+function abortReason(signal: AbortSignal | undefined): string {
+  const reason: unknown = signal?.reason;
+  if (typeof reason === 'string') return reason;
+  if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
+  return 'cancelled';
+}
+
+/** In-node progress kept in the session's state and stored with the checkpoint at once. */
+function progressStore(session: Session): ProgressStore {
+  const { state } = session;
+  return {
+    get: (nodeId) => (nodeId in state.nodeProgress ? structuredClone(state.nodeProgress[nodeId]) : undefined),
+    save: (nodeId, data) => {
+      // Data that is not JSON throws here, at the call.
+      if (data === undefined) delete state.nodeProgress[nodeId];
+      else state.nodeProgress[nodeId] = toJsonValue(nodeId, data, `the progress saved by node ${JSON.stringify(nodeId)}`);
+      return session.recorder.checkpoint(state, session.context, true).then(() => {
+        session.events.emit({ type: 'checkpoint.saved', nodeId, completedNodes: state.completedNodes.length, file: true });
+      });
+    },
+    discard: (nodeId) => {
+      delete state.nodeProgress[nodeId];
+    },
+  };
+}
+
+/** A node's process ledger over the run's store. */
+function processLedger(store: RunStore, nodeId: string): ProcessLedger {
+  return {
+    started: (pid, command) => store.recordProcess({ pgid: pid, start_time: processStartTime(pid) ?? null, host: hostName(), node: nodeId, command }),
+    exited: (pid) => store.forgetProcess(pid),
+  };
+}
+
+/** The journal entry recording a completed step. */
+function entryOf(session: Session, nodeId: string, step: StepResult, decision: ReturnType<typeof decideAfterStep>): JournalEntry {
+  const { context, state } = session;
+  const logs = context.takeNewLogs();
+  return {
+    seq: state.seq + 1,
+    node: nodeId,
+    status: step.outcome.status,
+    retries: step.retries,
+    context: context.takeChanges(),
+    next: decision.next,
+    ...(decision.end ? { end: decision.end } : {}),
+    ...(decision.failureReason ? { failure_reason: decision.failureReason } : {}),
+    ...(logs.length ? { logs } : {}),
+    ...(decision.restartTo ? { restarted_to: decision.restartTo } : {}),
+    ...(step.outcome.usage ? { usage: usageToFile(step.outcome.usage) } : {}),
+  };
+}
+
+/**
+ * The engine loop (spec §3.2), from `state.nextNode` until the run ends, is
+ * interrupted, parks or restarts: step → decide → append → apply.
+ */
+async function drive(session: Session): Promise<RunResult | Restart> {
+  const { plan, options, context, state, events, recorder, store } = session;
+  const { graph } = plan;
+  const signal = options.signal ?? new AbortController().signal;
+  const run: RunView = {
+    id: store.runId,
+    logsRoot: store.location,
+    completedNodes: state.completedNodes,
+    nodeOutcomes: state.nodeOutcomes,
+    resumedAfter: state.completedNodes.length,
+  };
+  const base = {
+    graph,
+    handlers: plan.handlers,
+    logsRoot: store.location,
+    recorder,
+    events,
+    random: options.random ?? Math.random,
+    clock: session.clock,
+    workdir: options.workdir,
+    processes: (nodeId: string) => processLedger(store, nodeId),
+    progress: progressStore(session),
+    run,
+  };
+  const env: StepEnvironment = { ...base, signal, runBranch: createBranchRunner(base, plan.branchBoundaries) };
+  let successor: RunStore | undefined;
+  const successorLocation = () => (successor ??= store.successor()).location;
+  // The edge taken before a stop is not recorded: a resumed run takes the first edge between the two nodes.
+  const resumedEdge = state.currentNode === null ? undefined : graph.edges.find((e) => e.from === state.currentNode && e.to === state.nextNode);
+  let arrival: Arrival = resumedEdge ? { from: state.currentNode, edge: resumedEdge } : { from: state.currentNode };
+  let lastYield = performance.now();
+
+  while (state.nextNode !== null) {
+    // A loop of nodes that never wait would hold the event loop: signals (Ctrl-C, SIGTERM) could not be served.
+    if (performance.now() - lastYield > YIELD_EVERY_MS) {
+      await yieldToEventLoop();
+      lastYield = performance.now();
+    }
+    if (signal.aborted) return interrupt(session, abortReason(signal));
+    const node = graph.nodes.get(state.nextNode);
+    if (!node) return finish(session, 'failed', `node ${state.nextNode} does not exist`);
+
+    if (plan.exitNodes.has(node.id)) {
+      const gates = checkGoalGates(plan, state);
+      if (gates.check) events.emit({ type: 'goal_gate.unsatisfied', nodeId: gates.check.gate, retryTarget: gates.check.retryTarget });
+      if (gates.failure) return finish(session, 'failed', gates.failure);
+      if (gates.jumpTo) {
+        state.nextNode = gates.jumpTo;
+        arrival = { from: state.currentNode };
+        continue;
+      }
+    }
+
+    let step: StepResult;
+    try {
+      step = await runNodeStep(env, node, context, state.completedNodes.length, arrival);
+    } catch (error) {
+      if (error instanceof Interrupted) {
+        context.rollback(); // the node did not complete: nothing of it is kept
+        return interrupt(session, abortReason(signal));
+      }
+      if (error instanceof AnswerLater) {
+        context.rollback();
+        return park(session, error);
+      }
+      throw error;
+    }
+    const decision = decideAfterStep(plan, state, node, step, successorLocation);
+    if (decision.gateCheck) events.emit({ type: 'goal_gate.unsatisfied', nodeId: decision.gateCheck.gate, retryTarget: decision.gateCheck.retryTarget });
+    const entry = entryOf(session, node.id, step, decision);
+    await recorder.appendJournal(entry);
+    applyEntry(state, entry);
+    arrival = step.next?.edge ? { from: node.id, edge: step.next.edge } : { from: node.id };
+
+    if (decision.end === 'restarted' && successor && decision.next !== null) {
+      await recorder.checkpoint(state, context, true);
+      events.emit({ type: 'checkpoint.saved', nodeId: node.id, completedNodes: state.completedNodes.length, file: true });
+      events.emit({ type: 'pipeline.restarted', from: node.id, to: decision.next, logsRoot: successor.location });
+      return { restartAt: decision.next, store: successor, from: store.location };
+    }
+    if (decision.end === 'completed' || decision.end === 'failed') return finish(session, decision.end, decision.failureReason ?? null, node.id);
+    const file = await recorder.checkpoint(state, context);
+    events.emit({ type: 'checkpoint.saved', nodeId: node.id, completedNodes: state.completedNodes.length, file });
+  }
+  return finish(session, 'completed', null);
+}
+
+/**
+ * Starts the run a `loop_restart` asked for when it was never created (the
+ * process died in between); used by resume.
+ */
+export async function startRestartedRun(plan: Plan, options: EngineOptions, events: EventBus, restart: Restart): Promise<RunResult> {
+  return followRestarts(plan, options, events, restart);
+}

@@ -1,0 +1,29 @@
+import { OrchestraError } from '../../errors.js';
+import type { LeaseHolder } from './records.js';
+
+/** Thrown when a run's stored state cannot be used (missing, corrupt, inconsistent). Code `ORCH_CHECKPOINT`. */
+export class CheckpointError extends OrchestraError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('ORCH_CHECKPOINT', message, options);
+    this.name = 'CheckpointError';
+  }
+}
+
+/** Thrown when another process owns the run (holds its lease). Code `ORCH_RUN_LOCKED`. */
+export class RunLockedError extends OrchestraError {
+  constructor(
+    readonly location: string,
+    readonly holder: LeaseHolder,
+  ) {
+    super('ORCH_RUN_LOCKED', `${location} is in use by process ${holder.pid} on ${holder.host} (since ${holder.acquired_at}); wait for it to end or stop it, then try again`);
+    this.name = 'RunLockedError';
+  }
+}
+
+/** Thrown when the store's disk is full. Code `ORCH_NO_SPACE`; the run stays resumable. */
+export class NoSpaceError extends OrchestraError {
+  constructor(path: string, options?: { cause?: unknown }) {
+    super('ORCH_NO_SPACE', `no space left on ${path}; free some space, then resume the run`, options);
+    this.name = 'NoSpaceError';
+  }
+}

@@ -1,0 +1,244 @@
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { z } from 'zod';
+import { OrchestraError } from '../errors.js';
+import {
+  CheckpointSchema,
+  JournalEntrySchema,
+  ManifestSchema,
+  ProcessRecordSchema,
+  type Checkpoint,
+  type JournalEntry,
+  type JournalRead,
+  type LeaseHolder,
+  type Manifest,
+  type ProcessRecord,
+} from '../engine/store/records.js';
+import type { RunLease, RunStore, StageStore } from '../engine/store/run-store.js';
+import { CheckpointError } from '../engine/store/store-errors.js';
+import { acquireFileLease, readLockFile } from './file-lease.js';
+import { openFileStage } from './file-stage-store.js';
+import { readJsonFile } from './read-json-file.js';
+import { LineAppender, RUN_FILES, createFileExclusive, diskOp, readLines, writeFileAtomic } from './run-files.js';
+
+const ProcessesFileSchema = z.object({ format: z.literal('orchestra.processes/1'), processes: z.array(ProcessRecordSchema) });
+
+/** `YYYYMMDD-HHMMSS-mmm` in UTC, sortable. */
+function stamp(date: Date): string {
+  const iso = date.toISOString(); // 2026-11-22T03:31:57.123Z
+  return `${iso.slice(0, 10).replace(/-/g, '')}-${iso.slice(11, 19).replace(/:/g, '')}-${iso.slice(20, 23)}`;
+}
+
+/** The default run directory: `.orchestra/runs/<timestamp>-<pipeline>` under `base`. */
+export function defaultLogsRoot(pipeline: string, base = process.cwd(), now = new Date()): string {
+  const name = pipeline.replace(/[^A-Za-z0-9_.-]/g, '_') || 'pipeline';
+  return join(base, '.orchestra', 'runs', `${stamp(now)}-${name}`);
+}
+
+/** The next run directory for a `loop_restart`: `<dir>-restart-1`, then `-restart-2`, ... */
+export function restartDirectory(logsRoot: string): string {
+  const match = /^(.*)-restart-(\d+)$/.exec(logsRoot);
+  return match ? `${match[1]}-restart-${Number(match[2]) + 1}` : `${logsRoot}-restart-1`;
+}
+
+/** Options of a {@link FileRunStore}. */
+export interface FileRunStoreOptions {
+  /**
+   * Flush the journal to disk after every node, not only with each
+   * checkpoint. Without it a killed process still loses nothing; with it,
+   * neither does a power loss. Costs about one disk flush per node.
+   */
+  syncEveryNode?: boolean;
+}
+
+/**
+ * A run kept in a directory, in the format of docs/run-directory.md: the
+ * store `orchestra run` and `resume` use. Journal and events are files kept
+ * open and appended a line at a time; the checkpoint is replaced atomically;
+ * the lease is `run.lock`.
+ */
+export class FileRunStore implements RunStore {
+  readonly runId: string;
+  private journal: LineAppender | undefined;
+  private events: LineAppender | undefined;
+  private processes: ProcessRecord[] | undefined;
+
+  constructor(
+    readonly location: string,
+    private readonly options: FileRunStoreOptions = {},
+  ) {
+    this.runId = basename(location);
+  }
+
+  private path(name: string): string {
+    return join(this.location, name);
+  }
+
+  create(manifest: Manifest, source: string | undefined): void {
+    let entries: string[] = [];
+    try {
+      entries = readdirSync(this.location);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (entries.includes(RUN_FILES.manifest) || entries.includes(RUN_FILES.checkpoint)) throw this.exists_();
+    if (entries.length > 0) {
+      throw new OrchestraError('ORCH_RUN_EXISTS', `${this.location} is not empty and holds no run; choose an empty or new directory for --logs-dir`);
+    }
+    diskOp(this.location, () => mkdirSync(this.location, { recursive: true }));
+    try {
+      createFileExclusive(this.path(RUN_FILES.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw this.exists_();
+      throw error;
+    }
+    if (source !== undefined) diskOp(this.location, () => writeFileSync(this.path(RUN_FILES.pipeline), source));
+  }
+
+  private exists_(): OrchestraError {
+    return new OrchestraError('ORCH_RUN_EXISTS', `${this.location} already holds a run; resume it with \`orchestra resume ${this.location}\` or choose another --logs-dir`);
+  }
+
+  exists(): boolean {
+    try {
+      readFileSync(this.path(RUN_FILES.manifest));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  readManifest(): Manifest {
+    const manifest = readJsonFile(this.path(RUN_FILES.manifest), ManifestSchema, 'an orchestra run manifest');
+    if (!manifest) throw new CheckpointError(`${this.location} is not an orchestra run directory (no ${RUN_FILES.manifest})`);
+    return manifest;
+  }
+
+  readSource(): string | undefined {
+    try {
+      return readFileSync(this.path(RUN_FILES.pipeline), 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
+  readCheckpoint(): Checkpoint | undefined {
+    return readJsonFile(this.path(RUN_FILES.checkpoint), CheckpointSchema, 'an orchestra checkpoint');
+  }
+
+  writeCheckpoint(checkpoint: Checkpoint): void {
+    this.flush();
+    writeFileAtomic(this.path(RUN_FILES.checkpoint), `${JSON.stringify(checkpoint)}\n`);
+  }
+
+  readJournal(): JournalRead {
+    const { lines, torn } = readLines(this.path(RUN_FILES.journal));
+    const entries: JournalEntry[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      let parsed: JournalEntry | undefined;
+      try {
+        const result = JournalEntrySchema.safeParse(JSON.parse(lines[i] as string));
+        if (result.success) parsed = result.data;
+      } catch {
+        // reported below
+      }
+      if (!parsed) return { entries, problem: `${RUN_FILES.journal} line ${i + 1} is damaged; replay stopped before it`, torn };
+      entries.push(parsed);
+    }
+    return { entries, torn };
+  }
+
+  appendJournal(entry: JournalEntry): void {
+    this.journal ??= new LineAppender(this.path(RUN_FILES.journal), this.options.syncEveryNode);
+    this.journal.append(JSON.stringify(entry));
+  }
+
+  appendEvents(lines: readonly string[]): void {
+    if (lines.length === 0) return;
+    this.events ??= new LineAppender(this.path(RUN_FILES.events));
+    this.events.append(lines.join('\n'));
+  }
+
+  readEvents(): string[] {
+    return readLines(this.path(RUN_FILES.events)).lines;
+  }
+
+  appendInterview(line: string): void {
+    const path = this.path(RUN_FILES.interviews);
+    diskOp(path, () => appendFileSync(path, `${line}\n`));
+  }
+
+  private readDocument(name: string): unknown {
+    return readJsonFile(this.path(name), z.unknown(), 'a JSON document');
+  }
+
+  private writeDocument(name: string, document: unknown): void {
+    if (document === undefined) rmSync(this.path(name), { force: true });
+    else writeFileAtomic(this.path(name), `${JSON.stringify(document, null, 2)}\n`);
+  }
+
+  readPendingQuestions(): unknown {
+    return this.readDocument(RUN_FILES.pendingQuestions);
+  }
+
+  writePendingQuestions(document: unknown): void {
+    this.writeDocument(RUN_FILES.pendingQuestions, document);
+  }
+
+  readAnswers(): unknown {
+    return this.readDocument(RUN_FILES.answers);
+  }
+
+  writeAnswers(document: unknown): void {
+    this.writeDocument(RUN_FILES.answers, document);
+  }
+
+  stage(nodeId: string): StageStore {
+    return openFileStage(this.location, nodeId);
+  }
+
+  listProcesses(): ProcessRecord[] {
+    this.processes ??= readJsonFile(this.path(RUN_FILES.processes), ProcessesFileSchema, 'an orchestra process list')?.processes ?? [];
+    return [...this.processes];
+  }
+
+  private writeProcesses(processes: ProcessRecord[]): void {
+    this.processes = processes;
+    if (processes.length === 0) rmSync(this.path(RUN_FILES.processes), { force: true });
+    else writeFileAtomic(this.path(RUN_FILES.processes), `${JSON.stringify({ format: 'orchestra.processes/1', processes }, null, 2)}\n`);
+  }
+
+  recordProcess(record: ProcessRecord): void {
+    this.writeProcesses([...this.listProcesses().filter((p) => p.pgid !== record.pgid), record]);
+  }
+
+  forgetProcess(pgid: number): void {
+    const now = this.listProcesses();
+    if (now.some((p) => p.pgid === pgid)) this.writeProcesses(now.filter((p) => p.pgid !== pgid));
+  }
+
+  acquire(): RunLease {
+    return acquireFileLease(this.path(RUN_FILES.lock), this.location);
+  }
+
+  leaseHolder(): LeaseHolder | undefined {
+    return readLockFile(this.path(RUN_FILES.lock)) ?? undefined;
+  }
+
+  successor(): RunStore {
+    return new FileRunStore(restartDirectory(this.location), this.options);
+  }
+
+  flush(): void {
+    this.journal?.sync();
+    this.events?.sync();
+  }
+
+  close(): void {
+    this.flush();
+    this.journal?.close();
+    this.events?.close();
+    this.journal = undefined;
+    this.events = undefined;
+  }
+}

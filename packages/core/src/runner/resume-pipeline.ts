@@ -1,0 +1,83 @@
+import type { Graph } from '../graph/model.js';
+import { loadPipeline } from '../pipeline/pipeline-loader.js';
+import { ValidationError } from '../lint/validate.js';
+import { continueRun, startRestartedRun } from '../engine/run-engine.js';
+import type { RunResult } from '../engine/run-result.js';
+import { planRun } from '../engine/plan.js';
+import { restore } from '../engine/store/restore.js';
+import type { RunStore } from '../engine/store/run-store.js';
+import { CheckpointError } from '../engine/store/store-errors.js';
+import { FileRunStore } from '../run/file-run-store.js';
+import { engineOptions } from './run-pipeline.js';
+import { openEvents, registryFor, type RunOptions } from './run-options.js';
+
+/** Options of {@link resumePipeline}: those of a run, plus the graph when the run was stored without its source. */
+export interface ResumeOptions extends Omit<RunOptions, 'logsRoot' | 'source' | 'sourceFile' | 'initialContext' | 'runOptions'> {
+  graph?: Graph;
+}
+
+async function loadRunGraph(store: RunStore, knownHandlerTypes: string[]): Promise<Graph> {
+  const source = await store.readSource();
+  if (source === undefined) throw new CheckpointError(`${store.location} has no copy of the pipeline it was started with; pass the graph to resume it`);
+  const loaded = loadPipeline(source, { file: `${store.location}/pipeline.dot`, knownHandlerTypes });
+  if (!loaded.graph || !loaded.ok) throw new ValidationError(loaded.diagnostics);
+  return loaded.graph;
+}
+
+/**
+ * Continues a run (spec §5.3): takes the run's lease (a run another live
+ * process drives is refused with `RunLockedError`), restores the state from
+ * the checkpoint and the journal entries after it, stops commands a dead
+ * owner left running, and runs on from the next node in the working
+ * directory the run started in (unless `options.workdir` says otherwise).
+ * A run that already ended is reported as it ended (`alreadyFinished`), not
+ * run again. Missing, damaged or inconsistent state is refused with a
+ * {@link CheckpointError} and left untouched.
+ *
+ * @param run the run directory, or the store holding the run.
+ */
+export async function resumePipeline(run: string | RunStore, options: ResumeOptions = {}): Promise<RunResult> {
+  const store = typeof run === 'string' ? new FileRunStore(run, { syncEveryNode: options.syncEveryNode ?? false }) : run;
+  const manifest = await store.readManifest();
+  const lease = await store.acquire();
+  let leaseHeld = true;
+  const { events, release } = openEvents(options);
+  try {
+    const registry = registryFor(options);
+    const graph = options.graph ?? (await loadRunGraph(store, registry.types()));
+    const journal = await store.readJournal();
+    if (journal.problem) throw new CheckpointError(`${store.location}: ${journal.problem}; the run was left untouched`);
+    const restored = restore(await store.readCheckpoint(), journal.entries, manifest.start_node, new Set(graph.nodes.keys()));
+    const { state } = restored;
+    const workdir = options.workdir ?? manifest.workdir ?? process.cwd();
+    const engine = engineOptions({ ...options, initialContext: manifest.initial_context, ...(manifest.run_options ? { runOptions: manifest.run_options } : {}) }, workdir);
+    const source = await store.readSource();
+    if (source !== undefined) engine.source = source;
+
+    // A run that ended on a loop_restart goes on in its successor: resume that one, or start it if the process died before it was created.
+    if (state.status === 'restarted') {
+      const successor = store.successor();
+      await lease.release();
+      leaseHeld = false;
+      if (await successor.exists()) return await resumePipeline(successor, options);
+      return await startRestartedRun(planRun(graph, registry), engine, events, { restartAt: state.nextNode ?? manifest.start_node, store: successor, from: store.location });
+    }
+    if (state.status === 'completed' || state.status === 'failed') {
+      return {
+        status: state.status === 'failed' ? 'fail' : 'success',
+        completedNodes: state.completedNodes,
+        context: restored.context,
+        logsRoot: store.location,
+        ...(state.failureReason ? { failureReason: state.failureReason } : {}),
+        retries: state.totalRetries,
+        durationMs: 0,
+        ...(state.usage ? { usage: state.usage } : {}),
+        alreadyFinished: true,
+      };
+    }
+    return await continueRun(planRun(graph, registry), store, engine, events, restored, lease);
+  } finally {
+    release();
+    if (leaseHeld) await lease.release();
+  }
+}

@@ -1,0 +1,76 @@
+import type { Clock } from '../engine/clock.js';
+import { EventBus } from '../engine/event-bus.js';
+import type { RunEvent } from '../engine/events.js';
+import type { HandlerRegistry } from '../engine/handler-registry.js';
+import type { RunStore } from '../engine/store/run-store.js';
+import type { CodergenBackend } from '../handlers/codergen-backend.js';
+import { createDefaultRegistry, createLlmHandler } from '../handlers/default-registry.js';
+import type { Interviewer } from '../human/interviewer.js';
+import { AutoApproveInterviewer } from '../human/simple-interviewers.js';
+
+/** Options of {@link runPipeline} and {@link resumePipeline}. */
+export interface RunOptions {
+  /** Runs LLM stages; required when the pipeline has any (use `simulationBackend` to simulate). */
+  backend?: CodergenBackend;
+  /** Handlers to use; defaults to the built-ins (plus codergen over `backend`, wait.human asking `interviewer`). */
+  registry?: HandlerRegistry;
+  /** Who answers human gates when the default registry is used (default: auto-approve). */
+  interviewer?: Interviewer;
+  /**
+   * Where the run is kept. Default: a {@link FileRunStore} in `logsRoot`.
+   * `MemoryRunStore` from @orchestra/testing keeps it in memory.
+   */
+  store?: RunStore;
+  /** Run directory of the default file store; default `.orchestra/runs/<timestamp>-<pipeline>` under `workdir`. */
+  logsRoot?: string;
+  /** Cancels the run at a safe point: the checkpoint is kept and the run can be resumed. */
+  signal?: AbortSignal;
+  /** Called for every event. */
+  onEvent?: (event: RunEvent) => void;
+  /** An event bus to emit on (for `stream()` consumers); one is created otherwise. */
+  events?: EventBus;
+  /** Initial context values (`--set key=value`). */
+  initialContext?: Record<string, unknown>;
+  /** Directory tool commands run in; default `process.cwd()` (a resumed run: the directory recorded when it started). */
+  workdir?: string;
+  /** The pipeline's DOT text, stored with the run so `resume` runs the same graph. */
+  source?: string;
+  /** Where the pipeline came from, for the manifest. */
+  sourceFile?: string;
+  /** Random source for backoff jitter (tests pass a fixed one). */
+  random?: () => number;
+  /** Time for retry back-off and node timeouts (tests inject a fake one). */
+  clock?: Clock;
+  /** Longest the checkpoint may lag the journal during a run (default 500 ms). */
+  checkpointIntervalMs?: number;
+  /**
+   * With the default file store: flush the journal to disk after every node,
+   * not only with each checkpoint. Without it a killed process still loses
+   * nothing; with it, neither does a power loss.
+   */
+  syncEveryNode?: boolean;
+  /** Options that change how the run behaves, recorded in the manifest so a resume can continue the same way. */
+  runOptions?: Record<string, unknown>;
+}
+
+/** The handlers a run uses: the given registry (with codergen over `backend` if it has none), or the built-ins. */
+export function registryFor(options: RunOptions): HandlerRegistry {
+  if (!options.registry) {
+    return createDefaultRegistry({ ...(options.backend ? { backend: options.backend } : {}), ...(options.interviewer ? { interviewer: options.interviewer } : {}) });
+  }
+  if (!options.backend || options.registry.get('codergen')) return options.registry;
+  return options.registry.clone().register('codergen', createLlmHandler(options.backend, options.interviewer ?? new AutoApproveInterviewer()));
+}
+
+/** Subscribes `onEvent` to the run's bus (created when none is given); `release` undoes it. */
+export function openEvents(options: RunOptions): { events: EventBus; release: () => void } {
+  const events = options.events ?? new EventBus();
+  const off = options.onEvent ? events.on(options.onEvent) : () => {};
+  return {
+    events,
+    release: () => {
+      off();
+      if (!options.events) events.close();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { Graph } from '../graph/model.js';
+import type { EngineOptions } from '../engine/run-engine.js';
+import { startRun } from '../engine/run-engine.js';
+import type { RunResult } from '../engine/run-result.js';
+import { planRun } from '../engine/plan.js';
+import type { RunStore } from '../engine/store/run-store.js';
+import { FileRunStore, defaultLogsRoot } from '../run/file-run-store.js';
+import { openEvents, registryFor, type RunOptions } from './run-options.js';
+
+/** The engine's options out of a run's. */
+export function engineOptions(options: RunOptions, workdir: string): EngineOptions {
+  return {
+    workdir,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.random ? { random: options.random } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.checkpointIntervalMs !== undefined ? { checkpointIntervalMs: options.checkpointIntervalMs } : {}),
+    ...(options.initialContext ? { initialContext: options.initialContext } : {}),
+    ...(options.source !== undefined ? { source: options.source } : {}),
+    ...(options.sourceFile !== undefined ? { sourceFile: options.sourceFile } : {}),
+    ...(options.runOptions ? { runOptions: options.runOptions } : {}),
+  };
+}
+
+/** The store a new run goes in: the given one, else a run directory. */
+function storeFor(graph: Graph, options: RunOptions, workdir: string): RunStore {
+  if (options.store) return options.store;
+  return new FileRunStore(options.logsRoot ?? defaultLogsRoot(graph.name, workdir), { syncEveryNode: options.syncEveryNode ?? false });
+}
+
+/**
+ * Runs a validated pipeline graph (spec §3) and resolves when it ends. Keeps
+ * the run in `options.store` (default: a run directory, see
+ * docs/run-directory.md), holding its lease while it runs. Throws before the
+ * first node when the graph has errors, a node has no handler, or the store
+ * already holds a run; afterwards a failing stage fails the run, it never
+ * throws.
+ */
+export async function runPipeline(graph: Graph, options: RunOptions = {}): Promise<RunResult> {
+  const plan = planRun(graph, registryFor(options));
+  const workdir = options.workdir ?? process.cwd();
+  const { events, release } = openEvents(options);
+  try {
+    return await startRun(plan, storeFor(graph, options, workdir), engineOptions(options, workdir), events);
+  } finally {
+    release();
+  }
+}
