@@ -1,7 +1,10 @@
+/** The signals that stop a run at a safe point (a closed terminal sends SIGHUP). */
+export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 /**
- * Turns the first SIGINT/SIGTERM into an abort (the run stops at a safe
- * point and keeps its checkpoint); a second one exits at once with 130.
- * Returns the signal and a function that removes the handlers.
+ * Turns the first SIGINT, SIGTERM or SIGHUP into an abort (the run stops at
+ * a safe point and keeps its checkpoint); a second one exits at once with
+ * 130. Returns the signal and a function that removes the handlers.
  */
 export function abortOnSignals(onSecond: () => void): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
@@ -9,13 +12,11 @@ export function abortOnSignals(onSecond: () => void): { signal: AbortSignal; dis
     if (controller.signal.aborted) onSecond();
     else controller.abort(`received ${sig}`);
   };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
+  for (const sig of STOP_SIGNALS) process.on(sig, handler);
   return {
     signal: controller.signal,
     dispose: () => {
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
+      for (const sig of STOP_SIGNALS) process.off(sig, handler);
     },
   };
 }

@@ -3,7 +3,7 @@ import { ExitCode } from './exit-codes.js';
 import { processIO, type CliIO } from './io.js';
 import { CLI_VERSION } from './version.js';
 
-import type { RunCommandFlags, RunFlags } from './commands/run.js';
+import type { ResumeCommandFlags, RunCommandFlags } from './commands/run.js';
 
 // Commands are imported when they run, so `validate` never loads the engine (start-up time).
 
@@ -64,7 +64,8 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--model <name>', 'model (or orchestra.yaml alias) for every LLM stage of this run')
     .option('--base-url <url>', 'OpenAI-compatible endpoint for this run (e.g. http://127.0.0.1:8080/v1)')
     .option('--backend <kind>', 'LLM stage backend for this run: chat, agent or cli')
-    .action(async (logsDir: string, options: RunFlags) => {
+    .option('--cwd <dir>', 'run tool commands in <dir> instead of the directory the run started in')
+    .action(async (logsDir: string, options: ResumeCommandFlags) => {
       exitCode = await (await import('./commands/run.js')).resumeCommand(logsDir, { ...options, live }, io);
     });
 
@@ -95,8 +96,9 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .command('status')
     .description('show where a run stands and what it waits for')
     .argument('<logs-dir>', 'the run directory')
-    .action(async (logsDir: string) => {
-      exitCode = await (await import('./commands/status.js')).statusCommand(logsDir, io);
+    .option('--json', 'print the status as one JSON object')
+    .action(async (logsDir: string, options: { json?: boolean }) => {
+      exitCode = await (await import('./commands/status.js')).statusCommand(logsDir, options, io);
     });
 
   if (argv.length === 0) {

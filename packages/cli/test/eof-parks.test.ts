@@ -48,8 +48,8 @@ describe('end of input at a console question parks the run (black box)', () => {
     const quoted = shellQuote(runDir);
     expect(commands(parked.stderr, 'orchestra answer')).toEqual([`orchestra answer ${quoted} A`, `orchestra answer ${quoted} F`]);
     const [resume, unattended] = commands(parked.stderr, 'orchestra resume');
-    expect(resume).toBe(`orchestra resume ${quoted} --simulate`);
-    expect(unattended).toBe(`orchestra resume ${quoted} --simulate --auto-approve`);
+    expect(resume).toBe(`orchestra resume ${quoted}`);
+    expect(unattended).toBe(`orchestra resume ${quoted} --auto-approve`);
 
     const answered = paste(`orchestra answer ${quoted} A`);
     expect(answered.code).toBe(0);

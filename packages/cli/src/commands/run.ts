@@ -19,6 +19,7 @@ import {
   simulationBackend,
   sortDiagnostics,
   type CodergenBackend,
+  type Manifest,
   type RunResult,
 } from '@orchestra/core';
 import { loadPipelineFile, type Graph } from '@orchestra/core/loader';
@@ -34,6 +35,7 @@ import { parkedMessage } from '../render/parked-message.js';
 import { shellCommand } from '../shell-quote.js';
 import { hasLlmStages, hasRunConfig, loadRunConfig, modelBackend } from '../llm-backend.js';
 import { modelFlags, type ModelOptions } from '../model-flags.js';
+import { recordRunOptions, withRecordedOptions } from '../recorded-options.js';
 
 /** Flags shared by `run` and `resume`. */
 export interface RunFlags extends ModelOptions {
@@ -144,7 +146,11 @@ async function setUp(graph: Graph, pipelineFile: string | undefined, flags: RunF
   return { defaults, backend: await modelBackend(config, models) };
 }
 
-/** The flags to repeat when continuing a run (`orchestra resume ...`), one argument each. */
+/**
+ * The flags to repeat when continuing a run (`orchestra resume ...`), one
+ * argument each: those given to this resume (a run records the flags it
+ * started with, so `orchestra resume <dir>` alone continues it the same way).
+ */
 function resumeFlags(flags: RunFlags): string[] {
   const args: string[] = [];
   if (flags.simulate) args.push('--simulate');
@@ -162,6 +168,8 @@ async function execute(
   logsRoot: string,
   answered: number,
   setup: Setup,
+  /** Flags a printed `orchestra resume` command repeats. */
+  hintFlags: string[],
   work: (signal: AbortSignal, onEvent: ReturnType<typeof createRunRenderer>['onEvent'], interviewer: Interviewer, backend: CodergenBackend | undefined) => Promise<RunResult>,
 ): Promise<number> {
   const asking = await interviewerFor(flags, logsRoot, answered, setup.defaults);
@@ -186,10 +194,10 @@ async function execute(
     if (result.status === 'parked') {
       // The console parks the run when its input ends: then say how to run unattended too.
       const inputEnded = result.parkedReason === 'end-of-input';
-      io.stderr(parkedMessage({ logsRoot: result.logsRoot, pending: await readPendingQuestions(new FileRunStore(result.logsRoot)), resumeArgs: resumeFlags(flags), inputEnded }));
+      io.stderr(parkedMessage({ logsRoot: result.logsRoot, pending: await readPendingQuestions(new FileRunStore(result.logsRoot)), resumeArgs: hintFlags, inputEnded }));
     }
     if (result.status === 'interrupted') {
-      io.stderr(`orchestra: interrupted; the checkpoint is saved. Continue with:\n  ${shellCommand(['orchestra', 'resume', result.logsRoot, ...resumeFlags({ ...flags, park: false })])}\n`);
+      io.stderr(`orchestra: interrupted; the checkpoint is saved. Continue with:\n  ${shellCommand(['orchestra', 'resume', result.logsRoot, ...hintFlags.filter((f) => f !== '--park')])}\n`);
     }
     return exitCodeOf(result);
   } catch (error) {
@@ -233,7 +241,7 @@ export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO
     return ExitCode.usage;
   }
   const logsRoot = flags.logsDir ? resolve(flags.logsDir) : defaultLogsRoot(graph.name);
-  return execute(io, flags, logsRoot, 0, setup, (signal, onEvent, interviewer, backend) =>
+  return execute(io, flags, logsRoot, 0, setup, [], (signal, onEvent, interviewer, backend) =>
     runPipeline(graph, {
       interviewer,
       ...(backend ? { backend } : {}),
@@ -243,6 +251,7 @@ export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO
       sourceFile: resolve(file),
       signal,
       onEvent,
+      runOptions: recordRunOptions(flags),
     }),
   );
 }
@@ -275,17 +284,40 @@ async function runPipelineOf(logsRoot: string): Promise<{ graph: Graph; sourceFi
   return { graph: loaded.graph, sourceFile };
 }
 
-/** `orchestra resume <logs-dir>`: continues a run from its checkpoint. */
-export async function resumeCommand(logsDir: string, flags: RunFlags, io: CliIO): Promise<number> {
+/** Flags of `resume` only. */
+export interface ResumeCommandFlags extends RunFlags {
+  /** Run tool commands here instead of the directory the run started in. */
+  cwd?: string;
+}
+
+/**
+ * `orchestra resume <logs-dir>`: continues a run from its checkpoint, with
+ * the options it was started with (flags given now replace them) and tools
+ * running in the directory it started in (`--cwd` overrides).
+ */
+export async function resumeCommand(logsDir: string, given: ResumeCommandFlags, io: CliIO): Promise<number> {
   const logsRoot = resolve(logsDir);
+  let manifest: Manifest;
+  try {
+    manifest = readManifest(logsRoot);
+  } catch (error) {
+    if (!(error instanceof OrchestraError)) throw error;
+    io.stderr(`orchestra: ${error.message}\n`);
+    return ExitCode.usage;
+  }
+  const { flags, restored } = withRecordedOptions(manifest.run_options, given);
+  const chatty = !flags.quiet && !flags.json;
+  if (restored.length > 0 && chatty) io.stderr(`orchestra: continuing with the options the run started with: ${restored.join(' ')}\n`);
+  const workdir = given.cwd !== undefined ? resolve(given.cwd) : manifest.workdir;
+  if (given.cwd !== undefined && chatty) io.stderr(`orchestra: tool commands run in ${workdir}${manifest.workdir ? ` (the run started in ${manifest.workdir})` : ''}\n`);
   const pipeline = await runPipelineOf(logsRoot);
   const setup: Setup | string = pipeline ? await setUp(pipeline.graph, pipeline.sourceFile, flags) : { defaults: { autoApprove: false }, ...(flags.simulate ? { backend: simulationBackend } : {}) };
   if (typeof setup === 'string') {
     io.stderr(`orchestra: ${setup}\n`);
     return ExitCode.usage;
   }
-  return execute(io, flags, logsRoot, answersRecorded(logsRoot), setup, async (signal, onEvent, interviewer, backend) => {
-    const result = await resumePipeline(logsRoot, { ...(backend ? { backend } : {}), interviewer, signal, onEvent });
+  return execute(io, flags, logsRoot, answersRecorded(logsRoot), setup, resumeFlags(given), async (signal, onEvent, interviewer, backend) => {
+    const result = await resumePipeline(logsRoot, { ...(backend ? { backend } : {}), interviewer, signal, onEvent, ...(workdir !== undefined ? { workdir } : {}) });
     if (result.alreadyFinished && !flags.json) io.stdout(`orchestra: this run already ended (${result.status}); nothing to resume\n`);
     return result;
   });

@@ -1,57 +1,121 @@
 import { join, resolve } from 'node:path';
-import {
-  addUsage,
-  escapeControl,
-  usageFromFile,
-  CONVERSATION_COMMANDS,
-  CONVERSATION_FILE,
-  ConversationProgressSchema,
-  isConversationQuestion,
-  FileRunStore,
-  readCheckpoint,
-  readJournal,
-  readManifest,
-  readPendingQuestions,
-  type Checkpoint,
-} from '@orchestra/core';
+import { CONVERSATION_COMMANDS, CONVERSATION_FILE, ConversationProgressSchema, escapeControl, isConversationQuestion, type Answer, type JsonValue } from '@orchestra/core';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
+import { answerCommands } from '../render/parked-message.js';
+import { shellCommand } from '../shell-quote.js';
 import { reportingUsageErrors } from '../usage-errors.js';
+import { readRunReport, type RunReport, type RunState } from './run-state.js';
 
-/** `orchestra status <logs-dir>`: where a run stands and what it waits for. */
-export async function statusCommand(logsDir: string, io: CliIO): Promise<number> {
+/**
+ * Exit codes of `orchestra status` by the run's state (documented in
+ * docs/running.md): 0 completed (or continued elsewhere by a restart),
+ * 1 failed, 3 parked, 4 running, 5 stopped without finishing; 2 when the
+ * directory is not a readable run.
+ */
+export const STATUS_EXIT_CODES: Record<RunState, number> = {
+  completed: ExitCode.ok,
+  restarted: ExitCode.ok,
+  failed: ExitCode.failed,
+  parked: ExitCode.parked,
+  running: 4,
+  stopped: 5,
+};
+
+/** `orchestra status <logs-dir> [--json]`: where a run stands, who drives it, what it waits for. */
+export async function statusCommand(logsDir: string, options: { json?: boolean }, io: CliIO): Promise<number> {
   const root = resolve(logsDir);
   return reportingUsageErrors(io, async () => {
-    const manifest = readManifest(root);
-    const checkpoint = readCheckpoint(root);
-    const journal = readJournal(root).entries.filter((e) => e.seq > checkpoint.journal_seq);
-    const completed = [...checkpoint.completed_nodes, ...journal.map((e) => e.node)];
-    const last = journal.at(-1);
-    const next = last ? last.next : checkpoint.next_node;
-    const status = last?.end ?? checkpoint.status;
-    io.stdout(`${manifest.pipeline || 'pipeline'}: ${status}\n`);
-    io.stdout(`  run directory: ${logsDir}\n  started: ${manifest.started_at}\n  nodes completed: ${completed.length}${completed.length ? ` (last: ${completed.at(-1)})` : ''}\n`);
-    if (next) io.stdout(`  next node: ${next}\n`);
-    if (checkpoint.failure_reason) io.stdout(`  reason: ${escapeControl(checkpoint.failure_reason)}\n`);
-    // The checkpoint's total plus the journal lines after it: the tokens of every completed node.
-    let usage = checkpoint.token_usage ? usageFromFile(checkpoint.token_usage) : undefined;
-    for (const entry of journal) if (entry.usage) usage = addUsage(usage, usageFromFile(entry.usage));
-    if (usage) io.stdout(`  tokens: ${usage.totalTokens.toLocaleString('en-US')} (${usage.inputTokens.toLocaleString('en-US')} in, ${usage.outputTokens.toLocaleString('en-US')} out)\n`);
-    for (const line of conversationLines(checkpoint, new Set(journal.map((e) => e.node)), logsDir)) io.stdout(`  ${line}\n`);
-    const pendingQuestions = status === 'parked' ? await readPendingQuestions(new FileRunStore(root)) : [];
-    for (const pending of pendingQuestions) {
-      const { question } = pending;
-      if (isConversationQuestion(question)) {
-        io.stdout(`  waiting for a reply to ${pending.id}, turn ${String(question.metadata.turn)} of its conversation; the agent said:\n`);
-        io.stdout(`${indent(escapeControl(question.text), '    ')}\n  reply with text for the agent, or ${CONVERSATION_COMMANDS.join(', ')}\n`);
-      } else {
-        io.stdout(`  waiting for an answer to ${pending.id}: ${escapeControl(question.text)}\n`);
-      }
-      for (const o of question.options) io.stdout(`    [${escapeControl(o.key)}] ${escapeControl(o.label)}\n`);
-      io.stdout(`  answer with: orchestra answer ${logsDir}${pendingQuestions.length > 1 ? ` --question ${pending.id}` : ''} <answer>\n`);
-    }
-    return ExitCode.ok;
+    const report = await readRunReport(root);
+    if (options.json) io.stdout(`${JSON.stringify(statusJson(report, logsDir))}\n`);
+    else printStatus(report, logsDir, io);
+    return STATUS_EXIT_CODES[report.state];
   });
+}
+
+function answerText(answer: Answer): string {
+  return answer.selectedOption ? `[${answer.selectedOption.key}] ${answer.selectedOption.label}` : (answer.text ?? answer.value);
+}
+
+/** The command that continues the run, when it can be continued. */
+function resumeCommand(report: RunReport, logsDir: string): string | null {
+  return report.state === 'stopped' || report.state === 'parked' ? shellCommand(['orchestra', 'resume', logsDir]) : null;
+}
+
+/** The status as one JSON object (`--json`). */
+export function statusJson(report: RunReport, logsDir: string): Record<string, JsonValue> {
+  const { manifest, restored, owner } = report;
+  const { state } = restored;
+  return {
+    run_dir: logsDir,
+    run_id: manifest.run_id,
+    pipeline: manifest.pipeline,
+    state: report.state,
+    checkpoint_status: state.status,
+    started_at: manifest.started_at,
+    workdir: manifest.workdir ?? null,
+    owner: owner ? { pid: owner.pid, host: owner.host, alive: owner.alive, since: owner.acquired_at } : null,
+    completed_nodes: state.completedNodes.length,
+    last_node: state.currentNode,
+    next_node: state.nextNode,
+    failure_reason: state.failureReason,
+    restarted_to: state.restartedTo,
+    usage: state.usage ? { input_tokens: state.usage.inputTokens, output_tokens: state.usage.outputTokens, total_tokens: state.usage.totalTokens } : null,
+    pending: report.pending.map((p) => ({
+      id: p.id,
+      text: p.question.text,
+      type: p.question.type,
+      options: p.question.options.map((o) => ({ key: o.key, label: o.label })),
+      answer: report.answers[p.id] ? answerText(report.answers[p.id] as Answer) : null,
+    })),
+    resume_command: resumeCommand(report, logsDir),
+  };
+}
+
+function printStatus(report: RunReport, logsDir: string, io: CliIO): void {
+  const { manifest, restored, owner } = report;
+  const { state } = restored;
+  const out = (line: string) => io.stdout(`${line}\n`);
+  const headline: Record<RunState, string> = {
+    completed: 'completed',
+    failed: 'failed',
+    parked: 'parked, waiting for an answer',
+    running: `running (process ${owner?.pid} on ${owner?.host})`,
+    stopped: state.status === 'interrupted' ? 'interrupted' : 'stopped without finishing (the process that ran it is gone)',
+    restarted: `restarted: continues in ${state.restartedTo}`,
+  };
+  out(`${manifest.pipeline || 'pipeline'}: ${headline[report.state]}`);
+  out(`  run directory: ${logsDir}\n  started: ${manifest.started_at}`);
+  if (manifest.workdir) out(`  working directory: ${manifest.workdir}`);
+  const completed = state.completedNodes;
+  out(`  nodes completed: ${completed.length}${completed.length ? ` (last: ${completed.at(-1)})` : ''}`);
+  if (state.nextNode && report.state !== 'completed') out(`  next node: ${state.nextNode}`);
+  if (state.failureReason) out(`  reason: ${escapeControl(state.failureReason)}`);
+  if (state.usage) out(`  tokens: ${state.usage.totalTokens.toLocaleString('en-US')} (${state.usage.inputTokens.toLocaleString('en-US')} in, ${state.usage.outputTokens.toLocaleString('en-US')} out)`);
+  for (const line of conversationLines(report, logsDir)) out(`  ${line}`);
+  printPending(report, logsDir, io);
+  const resume = resumeCommand(report, logsDir);
+  if (report.state === 'stopped' && resume) out(`  resume with: ${resume}`);
+}
+
+function printPending(report: RunReport, logsDir: string, io: CliIO): void {
+  const out = (line: string) => io.stdout(`${line}\n`);
+  const several = report.pending.length > 1;
+  for (const pending of report.pending) {
+    const { question } = pending;
+    if (isConversationQuestion(question)) {
+      out(`  waiting for a reply to ${pending.id}, turn ${String(question.metadata.turn)} of its conversation; the agent said:`);
+      out(`${indent(escapeControl(question.text), '    ')}\n  reply with text for the agent, or ${CONVERSATION_COMMANDS.join(', ')}`);
+    } else {
+      out(`  waiting for an answer to ${pending.id}: ${escapeControl(question.text)}`);
+    }
+    for (const o of question.options) out(`    [${escapeControl(o.key)}] ${escapeControl(o.label)}`);
+    const given = report.answers[pending.id];
+    if (given) out(`  answered: ${escapeControl(answerText(given))}; to change it:`);
+    else out('  answer with:');
+    for (const command of answerCommands(logsDir, pending, several, given ? ['--replace'] : [])) out(`    ${command}`);
+  }
+  if (report.pending.length > 0) out(`  then continue: ${shellCommand(['orchestra', 'resume', logsDir])}`);
 }
 
 function indent(text: string, prefix: string): string {
@@ -61,14 +125,13 @@ function indent(text: string, prefix: string): string {
     .join('\n');
 }
 
-/** One line per conversation the checkpoint holds for a node that has not completed since. */
-function conversationLines(checkpoint: Checkpoint, completedSince: ReadonlySet<string>, logsDir: string): string[] {
+/** One line per conversation saved for a node that has not completed. */
+function conversationLines(report: RunReport, logsDir: string): string[] {
   const lines: string[] = [];
-  for (const [nodeId, progress] of Object.entries(checkpoint.node_progress)) {
+  for (const [nodeId, progress] of Object.entries(report.restored.state.nodeProgress)) {
     const parsed = ConversationProgressSchema.safeParse(progress);
-    if (!parsed.success || completedSince.has(nodeId)) continue;
-    const turns = parsed.data.turns.length;
-    lines.push(`conversation in ${nodeId}: ${turns} human turn(s) so far; transcript: ${join(logsDir, nodeId, CONVERSATION_FILE)}`);
+    if (!parsed.success) continue;
+    lines.push(`conversation in ${nodeId}: ${parsed.data.turns.length} human turn(s) so far; transcript: ${join(logsDir, nodeId, CONVERSATION_FILE)}`);
   }
   return lines;
 }

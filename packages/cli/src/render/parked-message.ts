@@ -39,10 +39,10 @@ function answers(question: Question): string[] {
   return ['yes', 'no'];
 }
 
-/** `orchestra answer` commands for one question (with `--question` when several are pending). */
-function answerCommands(logsRoot: string, entry: Pending, several: boolean): string[] {
+/** `orchestra answer` commands for one question (with `--question` when several are pending), ready to paste. */
+export function answerCommands(logsRoot: string, entry: Pending, several: boolean, extra: readonly string[] = []): string[] {
   const which = several ? ['--question', entry.id] : [];
-  return answers(entry.question).map((answer) => shellCommand(['orchestra', 'answer', logsRoot, ...which, answer]));
+  return answers(entry.question).map((answer) => shellCommand(['orchestra', 'answer', logsRoot, ...which, ...extra, answer]));
 }
 
 /**

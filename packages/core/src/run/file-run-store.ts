@@ -15,7 +15,8 @@ import {
   type ProcessRecord,
 } from '../engine/store/records.js';
 import type { RunLease, RunStore, StageStore } from '../engine/store/run-store.js';
-import { CheckpointError } from '../engine/store/store-errors.js';
+import { CheckpointError, RunLockedError } from '../engine/store/store-errors.js';
+import { isProcessAlive } from '../os/process-identity.js';
 import { acquireFileLease, readLockFile } from './file-lease.js';
 import { openFileStage } from './file-stage-store.js';
 import { readJsonFile } from './read-json-file.js';
@@ -81,7 +82,11 @@ export class FileRunStore implements RunStore {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    if (entries.includes(RUN_FILES.manifest) || entries.includes(RUN_FILES.checkpoint)) throw this.exists_();
+    if (entries.includes(RUN_FILES.manifest) || entries.includes(RUN_FILES.checkpoint)) {
+      const holder = this.leaseHolder();
+      if (holder && isProcessAlive(holder.pid, holder.start_time, holder.host)) throw new RunLockedError(this.location, holder);
+      throw this.exists_();
+    }
     if (entries.length > 0) {
       throw new OrchestraError('ORCH_RUN_EXISTS', `${this.location} is not empty and holds no run; choose an empty or new directory for --logs-dir`);
     }

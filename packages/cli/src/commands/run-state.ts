@@ -1,0 +1,64 @@
+import {
+  CheckpointError,
+  FileRunStore,
+  isProcessAlive,
+  readPendingQuestions,
+  readRecordedAnswers,
+  restore,
+  type Answer,
+  type Checkpoint,
+  type LeaseHolder,
+  type Manifest,
+  type PendingQuestions,
+  type RestoredRun,
+} from '@orchestra/core';
+
+/**
+ * Where a run stands, as `orchestra status` reports it:
+ * `completed`, `failed`, `parked` (waiting for an answer), `running` (a live
+ * process drives it), `stopped` (interrupted, or its process died: resume
+ * it), `restarted` (a `loop_restart` continues it in another directory).
+ */
+export type RunState = 'completed' | 'failed' | 'parked' | 'running' | 'stopped' | 'restarted';
+
+/** Everything `orchestra status` reads of a run directory (without taking its lease). */
+export interface RunReport {
+  manifest: Manifest;
+  checkpoint: Checkpoint | undefined;
+  restored: RestoredRun;
+  /** Journal entries written after the checkpoint (the nodes the checkpoint does not show yet). */
+  sinceCheckpoint: number;
+  state: RunState;
+  owner: (LeaseHolder & { alive: boolean }) | undefined;
+  pending: PendingQuestions['questions'];
+  answers: Record<string, Answer>;
+}
+
+function stateOf(status: RestoredRun['state']['status'], ownerAlive: boolean): RunState {
+  if (ownerAlive) return 'running';
+  if (status === 'running' || status === 'interrupted') return 'stopped';
+  return status;
+}
+
+/** Reads a run directory's state: the checkpoint and journal folded by `restore`, the lease holder, pending questions and answers. */
+export async function readRunReport(root: string): Promise<RunReport> {
+  const store = new FileRunStore(root);
+  const manifest = store.readManifest();
+  const checkpoint = store.readCheckpoint();
+  const journal = store.readJournal();
+  if (journal.problem) throw new CheckpointError(`${root}: ${journal.problem}`);
+  const restored = restore(checkpoint, journal.entries, manifest.start_node);
+  const holder = store.leaseHolder();
+  const owner = holder ? { ...holder, alive: isProcessAlive(holder.pid, holder.start_time, holder.host) } : undefined;
+  const state = stateOf(restored.state.status, owner?.alive === true);
+  return {
+    manifest,
+    checkpoint,
+    restored,
+    sinceCheckpoint: journal.entries.filter((e) => e.seq > (checkpoint?.journal_seq ?? 0)).length,
+    state,
+    owner,
+    pending: restored.state.status === 'parked' ? await readPendingQuestions(store) : [],
+    answers: await readRecordedAnswers(store),
+  };
+}

@@ -1,0 +1,197 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readJournal } from '@orchestra/core';
+import { BIN, ROOT, orchestra, startOrchestra, tempDir } from './cli-helpers.js';
+import { spawn, spawnSync } from 'node:child_process';
+
+/** A pipeline of one slow tool between start and exit; the tool logs its start and end to `$ORCHESTRA_CTX_SIDE`. */
+function slowToolPipeline(dir: string, seconds: number): string {
+  const file = join(dir, 'slow.dot');
+  writeFileSync(
+    file,
+    `digraph Slow {
+  start [shape=Mdiamond]
+  exit [shape=Msquare]
+  work [shape=parallelogram, tool_command="echo start $$ >> \\"$ORCHESTRA_CTX_SIDE\\"; sleep ${seconds}; echo end $$ >> \\"$ORCHESTRA_CTX_SIDE\\"; pwd"]
+  start -> work -> exit
+}
+`,
+  );
+  return file;
+}
+
+async function until(test: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function lines(file: string): string[] {
+  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : [];
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function statusJson(dir: string): { code: number | null; json: Record<string, unknown> } {
+  const r = orchestra('status', dir, '--json');
+  return { code: r.code, json: JSON.parse(r.stdout) as Record<string, unknown> };
+}
+
+describe('one owner per run', () => {
+  it('a second resume of a run another process drives exits 2 naming its PID; the journal has no duplicate steps', async () => {
+    const dir = tempDir();
+    const side = join(dir, 'side.log');
+    const file = slowToolPipeline(dir, 1.5);
+    const runDir = join(dir, 'run');
+    const first = startOrchestra('run', file, '--quiet', '--logs-dir', runDir, '--set', `side=${side}`);
+    await until(() => lines(side).length > 0, 'the tool to start');
+    // The run is held: a second run in its directory, a resume and an answer are all refused, naming the holder.
+    for (const args of [['resume', runDir], ['run', file, '--logs-dir', runDir], ['answer', runDir, 'yes']]) {
+      const second = orchestra(...args);
+      expect(second.code, args.join(' ')).toBe(2);
+      expect(second.stderr).toContain(`in use by process ${first.child.pid}`);
+    }
+    // status reads freely and says who drives it.
+    const live = statusJson(runDir);
+    expect(live.code).toBe(4);
+    expect(live.json).toMatchObject({ state: 'running', owner: { pid: first.child.pid, alive: true } });
+    expect((await first.done).code).toBe(0);
+    const seqs = readJournal(runDir).entries.map((e) => e.seq);
+    expect(seqs).toEqual([1, 2, 3]);
+    expect(lines(side).filter((l) => l.startsWith('end'))).toHaveLength(1);
+    expect(existsSync(join(runDir, 'run.lock'))).toBe(false);
+  }, 30_000);
+
+  it('after SIGKILL, resume stops the tool the dead run left running, so its side effect happens once per completed attempt', async () => {
+    const dir = tempDir();
+    const side = join(dir, 'side.log');
+    const file = slowToolPipeline(dir, 1);
+    const runDir = join(dir, 'run');
+    const first = startOrchestra('run', file, '--quiet', '--logs-dir', runDir, '--set', `side=${side}`);
+    await until(() => lines(side).length > 0, 'the tool to start');
+    const orphanPid = Number(lines(side)[0]?.split(' ')[1]);
+    first.child.kill('SIGKILL');
+    await first.done;
+    expect(alive(orphanPid)).toBe(true); // the tool's group outlives orchestra (detached)
+    const killed = statusJson(runDir);
+    expect(killed.code).toBe(5);
+    expect(killed.json).toMatchObject({ state: 'stopped', owner: { alive: false }, resume_command: `orchestra resume ${runDir}` });
+
+    const resumed = orchestra('resume', runDir, '--quiet');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(alive(orphanPid)).toBe(false);
+    const log = lines(side);
+    // The first copy started and was stopped before its end; the resumed copy ran whole: one end.
+    expect(log.filter((l) => l.startsWith('start'))).toHaveLength(2);
+    expect(log.filter((l) => l.startsWith('end'))).toEqual([`end ${log[1]?.split(' ')[1]}`]);
+    const events = readFileSync(join(runDir, 'events.jsonl'), 'utf8');
+    expect(events).toContain('"type":"run.orphans_stopped"');
+    expect(events).toContain(`"pgid":${orphanPid}`);
+    expect(existsSync(join(runDir, 'processes.json'))).toBe(false);
+  }, 30_000);
+
+  it('resume runs tools in the directory the run started in; --cwd overrides and says so', () => {
+    const dir = tempDir();
+    const project = join(dir, 'project');
+    const elsewhere = join(dir, 'elsewhere');
+    mkdirSync(project);
+    mkdirSync(elsewhere);
+    const file = join(dir, 'gated.dot');
+    writeFileSync(file, 'digraph G { start [shape=Mdiamond]; exit [shape=Msquare]; gate [shape=hexagon, label="Go?"]; work [shape=parallelogram, tool_command="pwd"]; start -> gate; gate -> work [label="[Y] Yes"]; work -> exit }\n');
+    const parkIn = (runDir: string) => spawnSync(process.execPath, [BIN, 'run', file, '--park', '--quiet', '--logs-dir', runDir], { cwd: project, encoding: 'utf8' }).status;
+
+    const recorded = join(dir, 'recorded');
+    expect(parkIn(recorded)).toBe(3);
+    expect((JSON.parse(readFileSync(join(recorded, 'manifest.json'), 'utf8')) as { workdir: string }).workdir).toBe(project);
+    expect(orchestra('answer', recorded, 'Y').code).toBe(0);
+    const resumed = orchestra('resume', recorded, '--quiet'); // from the repository root
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(readFileSync(join(recorded, 'work', 'stdout.log'), 'utf8').trim()).toBe(project);
+
+    const moved = join(dir, 'moved');
+    expect(parkIn(moved)).toBe(3);
+    expect(orchestra('answer', moved, 'Y').code).toBe(0);
+    const overridden = orchestra('resume', moved, '--cwd', elsewhere);
+    expect(overridden.code, overridden.stderr).toBe(0);
+    expect(overridden.stderr).toContain(`tool commands run in ${elsewhere} (the run started in ${project})`);
+    expect(readFileSync(join(moved, 'work', 'stdout.log'), 'utf8').trim()).toBe(elsewhere);
+  }, 30_000);
+});
+
+describe('orchestra status --json', () => {
+  it('reports finished, failed and parked runs with the documented exit codes', () => {
+    const dir = tempDir();
+    const done = join(dir, 'done');
+    expect(orchestra('run', 'fixtures/branching.dot', '--simulate', '--quiet', '--logs-dir', done).code).toBe(0);
+    expect(statusJson(done)).toMatchObject({ code: 0, json: { state: 'completed', checkpoint_status: 'completed', owner: null, resume_command: null } });
+
+    const failing = join(dir, 'failing.dot');
+    writeFileSync(failing, 'digraph F { start [shape=Mdiamond]; exit [shape=Msquare]; boom [shape=parallelogram, tool_command="exit 3"]; start -> boom -> exit }\n');
+    const failed = join(dir, 'failed');
+    expect(orchestra('run', failing, '--quiet', '--logs-dir', failed).code).toBe(1);
+    const f = statusJson(failed);
+    expect(f.code).toBe(1);
+    expect(f.json).toMatchObject({ state: 'failed', failure_reason: expect.stringContaining('exit code 3') });
+
+    const parked = join(dir, 'parked');
+    expect(orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--park', '--quiet', '--logs-dir', parked).code).toBe(3);
+    const p = statusJson(parked);
+    expect(p.code).toBe(3);
+    expect(p.json).toMatchObject({ state: 'parked', pending: [{ id: expect.any(String), answer: null }], resume_command: `orchestra resume ${parked}` });
+    const gate = (p.json.pending as { id: string; options: { key: string }[] }[])[0];
+    const key = gate?.options[0]?.key ?? '';
+    expect(orchestra('answer', parked, key).code).toBe(0);
+    // An answer already given is shown, and a second one needs --replace.
+    expect(statusJson(parked).json).toMatchObject({ pending: [{ answer: expect.stringContaining(key) }] });
+    const again = orchestra('answer', parked, key);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('already has an answer');
+    expect(orchestra('answer', parked, key, '--replace').code).toBe(0);
+    const human = orchestra('status', parked);
+    expect(human.stdout).toContain('answered:');
+    // `orchestra resume <dir>` alone continues it the way it started (--simulate, --park recorded).
+    const resumed = orchestra('resume', parked, '--quiet');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(statusJson(parked).code).toBe(0);
+  }, 60_000);
+});
+
+describe('overwrites', () => {
+  it('refuses a non-empty directory that is not a run as --logs-dir, touching nothing', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'status.json'), 'mine');
+    const r = orchestra('run', 'fixtures/branching.dot', '--simulate', '--quiet', '--logs-dir', dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('is not empty and holds no run');
+    expect(readFileSync(join(dir, 'status.json'), 'utf8')).toBe('mine');
+  });
+});
+
+describe('signals', () => {
+  it('a loop of nodes that never wait still stops at SIGINT, and SIGHUP stops a run like SIGTERM', async () => {
+    const dir = tempDir();
+    const loop = join(dir, 'loop.dot');
+    writeFileSync(loop, 'digraph L { start [shape=Mdiamond]; exit [shape=Msquare]; a [shape=diamond]; b [shape=diamond]; start -> a; a -> b; b -> a; b -> exit [condition="outcome=fail"] }\n');
+    for (const signal of ['SIGINT', 'SIGHUP'] as const) {
+      const runDir = join(dir, signal);
+      const child = spawn(process.execPath, [BIN, 'run', loop, '--quiet', '--logs-dir', runDir], { cwd: ROOT, stdio: 'ignore' });
+      const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      await until(() => existsSync(join(runDir, 'journal.jsonl')) && readFileSync(join(runDir, 'journal.jsonl'), 'utf8').length > 1000, 'the loop to run');
+      child.kill(signal);
+      const stopped = await Promise.race([done, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
+      if (stopped === 'still running') child.kill('SIGKILL'); // never leave a looping process behind
+      expect(stopped).toBe(130);
+      expect(statusJson(runDir).json).toMatchObject({ state: 'stopped', checkpoint_status: 'interrupted' });
+    }
+  }, 60_000);
+});
