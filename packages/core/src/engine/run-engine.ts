@@ -303,6 +303,8 @@ async function drive(session: Session): Promise<RunResult | Restart> {
       await yieldToEventLoop();
       lastYield = performance.now();
     }
+    // A store write that failed (a full disk) stops the run before another node runs (and uses, say, a recorded answer).
+    await recorder.settle();
     if (signal.aborted) return interrupt(session, abortReason(signal));
     const node = graph.nodes.get(state.nextNode);
     if (!node) return finish(session, 'failed', `node ${state.nextNode} does not exist`);

@@ -109,17 +109,28 @@ export class RunRecorder {
     return true;
   }
 
-  /** Stops recording events and stores what is buffered. */
+  /**
+   * Stops recording events, stores what is buffered and closes the store.
+   * Throws the first write that failed; closing after a failure (a full
+   * disk) does not hide it.
+   */
   async close(): Promise<void> {
     if (this.deferred) clearTimeout(this.deferred);
     this.closed = true;
     this.flushEvents();
     this.unsubscribe();
+    let failure: unknown;
     try {
       await this.writing;
-    } finally {
-      await this.store.close();
+    } catch (error) {
+      failure = error;
     }
+    try {
+      await this.store.close();
+    } catch (error) {
+      failure ??= error;
+    }
+    if (failure !== undefined) throw failure;
   }
 }
 

@@ -137,10 +137,15 @@ export class LineAppender {
     });
   }
 
-  /** Flushes what was appended to disk. */
+  /** Flushes what was appended to disk (a file that cannot be flushed, such as a device, is left as it is). */
   sync(): void {
     const fd = this.fd;
-    if (fd !== undefined) diskOp(this.path, () => fsyncSync(fd));
+    if (fd === undefined) return;
+    try {
+      diskOp(this.path, () => fsyncSync(fd));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EINVAL') throw error;
+    }
   }
 
   close(): void {

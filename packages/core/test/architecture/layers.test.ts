@@ -1,0 +1,81 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+/**
+ * The layers of @orchestra/core, lowest first (docs/architecture.md): a
+ * module may import its own layer and the ones below, never one above.
+ * The engine knows the store interface, not the file store (`run/`), the
+ * built-in handlers or the interviewers; `runner/` wires them together.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['text', 'errors.ts', 'diagnostics', 'os'],
+  ['graph', 'conditions'],
+  ['dot', 'stylesheet'],
+  ['lint', 'transforms'],
+  ['pipeline', 'loader.ts'],
+  ['engine'],
+  ['human'],
+  ['handlers'],
+  ['run'],
+  ['runner'],
+  ['index.ts'],
+];
+
+function layerOf(top: string): number {
+  return LAYERS.findIndex((names) => names.includes(top));
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** The top-level entry of src/ a path is in (`engine`, `errors.ts`, ...). */
+function topOf(path: string): string {
+  return relative(SRC, path).split(/[\\/]/)[0] as string;
+}
+
+/** Every relative import of a file, as [importing top, imported top, specifier]. */
+function importsOf(file: string): { from: string; to: string; specifier: string }[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/\bfrom\s+'(\.{1,2}\/[^']+)'/g)].map((m) => {
+    const target = normalize(join(dirname(file), (m[1] as string).replace(/\.js$/, '.ts')));
+    return { from: topOf(file), to: topOf(target), specifier: m[1] as string };
+  });
+}
+
+describe('layers of @orchestra/core', () => {
+  const files = sourceFiles(SRC);
+
+  it('every top-level module has a layer', () => {
+    const unplaced = [...new Set(files.map(topOf))].filter((top) => layerOf(top) < 0);
+    expect(unplaced).toEqual([]);
+  });
+
+  it('no module imports from a layer above its own', () => {
+    const upward = files.flatMap((file) =>
+      importsOf(file)
+        .filter((i) => layerOf(i.to) > layerOf(i.from))
+        .map((i) => `${relative(SRC, file)} imports ${i.specifier} (${i.from} is below ${i.to})`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it('core imports no LLM library', () => {
+    const llm = files.filter((file) => /from '(@langchain\/|langchain|openai|@orchestra\/llm)/.test(readFileSync(file, 'utf8')));
+    expect(llm.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
+  it('catches an upward import (the check itself works)', () => {
+    const engineFile = join(SRC, 'engine', 'x.ts');
+    const target = normalize(join(dirname(engineFile), '../run/file-run-store.ts'));
+    expect(layerOf(topOf(target))).toBeGreaterThan(layerOf(topOf(engineFile)));
+  });
+});
