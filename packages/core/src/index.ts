@@ -62,7 +62,7 @@ export { questionId, readPendingQuestions, readRecordedAnswers, writePendingQues
 export { FileRunStore, defaultLogsRoot, restartDirectory, type FileRunStoreOptions } from './run/file-run-store.js';
 export { RUN_FILES } from './run/run-files.js';
 export { readCheckpoint, readJournal, readManifest } from './run/run-directory.js';
-export { openFileStage } from './run/file-stage-store.js';
+export { checkStageFileName, openFileStage } from './run/file-stage-store.js';
 export { isProcessAlive, processStartTime } from './os/process-identity.js';
 
 export { silentReporter, type CodergenBackend, type CodergenRequest, type LlmCall, type LlmReporter, type ToolCallReport } from './handlers/codergen-backend.js';

@@ -5,6 +5,7 @@ import {
   JournalEntrySchema,
   ManifestSchema,
   OrchestraError,
+  RunLockedError,
   restartDirectory,
   type Checkpoint,
   type JournalEntry,
@@ -49,8 +50,8 @@ function parsed<T>(text: string, schema: Schema<T>, what: string, location: stri
  * temporary one, removed by {@link MemoryRunStore.dispose}).
  *
  * Behaves as the file store does (it passes the same conformance suite):
- * records are kept serialized (JSON), so what is read back is a copy and what
- * was written had to be JSON; `create` refuses an existing run; the lease has
+ * records are kept serialized (JSON), so what is read back is a copy, in the
+ * JSON form a file would hold; `create` refuses an existing run; the lease has
  * one holder at a time; a torn journal or event line can be simulated
  * ({@link MemoryRunStore.tearJournal}), as can the death of the lease's
  * holder ({@link MemoryRunStore.simulateCrash}).
@@ -89,8 +90,13 @@ export class MemoryRunStore implements RunStore {
     this.family = new Map([[location, this]]);
   }
 
+  /** Creates the run; refuses an existing one (`RunLockedError` while a live holder has its lease, as the file store does). */
   create(manifest: Manifest, source: string | undefined): void {
-    if (this.manifest !== undefined) throw new OrchestraError('ORCH_RUN_EXISTS', `${this.location} already holds a run`);
+    if (this.manifest !== undefined) {
+      const holder = this.lease.liveHolder();
+      if (holder) throw new RunLockedError(this.location, holder);
+      throw new OrchestraError('ORCH_RUN_EXISTS', `${this.location} already holds a run`);
+    }
     this.manifest = JSON.stringify(manifest);
     this.source = source;
   }

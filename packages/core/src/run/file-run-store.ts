@@ -173,6 +173,10 @@ export class FileRunStore implements RunStore {
     diskOp(path, () => appendFileSync(path, `${line}\n`));
   }
 
+  readInterviews(): string[] {
+    return readLines(this.path(RUN_FILES.interviews)).lines;
+  }
+
   private readDocument(name: string): unknown {
     return readJsonFile(this.path(name), z.unknown(), 'a JSON document');
   }
@@ -204,7 +208,7 @@ export class FileRunStore implements RunStore {
 
   listProcesses(): ProcessRecord[] {
     this.processes ??= readJsonFile(this.path(RUN_FILES.processes), ProcessesFileSchema, 'an orchestra process list')?.processes ?? [];
-    return [...this.processes];
+    return this.processes.map((p) => ({ ...p }));
   }
 
   private writeProcesses(processes: ProcessRecord[]): void {
@@ -214,7 +218,7 @@ export class FileRunStore implements RunStore {
   }
 
   recordProcess(record: ProcessRecord): void {
-    this.writeProcesses([...this.listProcesses().filter((p) => p.pgid !== record.pgid), record]);
+    this.writeProcesses([...this.listProcesses().filter((p) => p.pgid !== record.pgid), { ...record }]);
   }
 
   forgetProcess(pgid: number): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ContextValueError, OrchestraError, RunContext, type HandlerInput } from '../../src/index.js';
-import { checkpointAt, dot, journalAt, run, scripted, useTempDirs } from './engine-helpers.js';
+import { checkpointAt, dot, journalAt, run, runInMemory, scripted, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();
 
@@ -153,7 +153,7 @@ describe('context in a run (spec §5.1, §11.7)', () => {
         return { status: 'partial_success' };
       },
     });
-    const { result } = await run(dot('  a [type="s"]\n  b [type="s"]\n  start -> a -> b -> exit', 'P', 'goal="Write docs"'), { handlers: { s: s.handler } });
+    const { result } = await runInMemory(dot('  a [type="s"]\n  b [type="s"]\n  start -> a -> b -> exit', 'P', 'goal="Write docs"'), { handlers: { s: s.handler } });
     expect(seen).toEqual([
       { goal: 'Write docs', current: 'a', outcome: 'success' },
       { current: 'b', outcome: 'success', label: 'next' },
@@ -189,10 +189,10 @@ describe('context in a run (spec §5.1, §11.7)', () => {
     const source = dot(
       '  a [type="s"]\n  x [type="s"]\n  y [type="s"]\n  start -> a\n  a -> x [condition="context.mode=fast"]\n  a -> y [condition="mode=slow"]\n  x -> exit\n  y -> exit',
     );
-    const fast = await run(source, { handlers: { s: scripted().handler }, initialContext: { mode: 'fast' } });
+    const fast = await runInMemory(source, { handlers: { s: scripted().handler }, initialContext: { mode: 'fast' } });
     expect(fast.result.completedNodes).toEqual(['start', 'a', 'x', 'exit']);
     expect(fast.result.context.mode).toBe('fast');
-    const slow = await run(source, { handlers: { s: scripted().handler }, initialContext: { mode: 'slow' } });
+    const slow = await runInMemory(source, { handlers: { s: scripted().handler }, initialContext: { mode: 'slow' } });
     expect(slow.result.completedNodes).toEqual(['start', 'a', 'y', 'exit']);
   });
 
@@ -209,7 +209,7 @@ describe('context in a run (spec §5.1, §11.7)', () => {
         return { status: 'success', contextUpdates: { seen: context.get('v') ?? null } };
       },
     });
-    const { result } = await run(dot('  a [type="s"]\n  b [type="s"]\n  start -> a -> b -> exit'), { handlers: { s: s.handler } });
+    const { result } = await runInMemory(dot('  a [type="s"]\n  b [type="s"]\n  start -> a -> b -> exit'), { handlers: { s: s.handler } });
     expect(result.context.v).toEqual({ list: [1] });
     expect(result.context.seen).toEqual({ list: [1] });
   });

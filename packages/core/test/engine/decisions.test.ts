@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resumePipeline, type Handler } from '../../src/index.js';
-import { checkpointAt, dot, journalAt, registryWith, run, scripted, untilAborted, useTempDirs } from './engine-helpers.js';
+import { checkpointAt, dot, journalAt, registryWith, run, runInMemory, scripted, untilAborted, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();
 
@@ -24,7 +24,7 @@ describe('engine decisions', () => {
   it('fails the run when the exit node itself fails', async () => {
     const exitFails: Handler = { execute: () => ({ status: 'fail', failureReason: 'cleanup broke' }) };
     const registry = registryWith().register('exit', exitFails);
-    const { result } = await run(dot('  start -> exit'), { registry });
+    const { result } = await runInMemory(dot('  start -> exit'), { registry });
     expect(result.status).toBe('fail');
     expect(result.failureReason).toBe('exit node exit failed: cleanup broke');
   });

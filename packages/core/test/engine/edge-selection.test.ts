@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RunContext, normalizeLabel, parseAccelerator, selectEdge, type Outcome } from '../../src/index.js';
-import { dot, eventsOf, graphFrom, run, scripted, useTempDirs } from './engine-helpers.js';
+import { dot, eventsOf, graphFrom, runInMemory, scripted, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();
 
@@ -127,7 +127,7 @@ describe('selectEdge (spec §3.3)', () => {
 describe('edge selection in a run', () => {
   it('routes on a preferred label with an accelerator prefix and records the reason', async () => {
     const s = scripted({ a: { status: 'success', preferredLabel: 'approve' } });
-    const { result, events } = await run(
+    const { result, events } = await runInMemory(
       dot('  a [type="s"]\n  yes [type="s"]\n  no [type="s"]\n  start -> a\n  a -> yes [label="[A] Approve"]\n  a -> no [label="[R] Reject", weight=5]\n  yes -> exit\n  no -> exit'),
       { handlers: { s: s.handler } },
     );
@@ -144,7 +144,7 @@ describe('edge selection in a run', () => {
     );
     for (const side of ['left', 'right']) {
       const s = scripted({ set: { status: 'success', contextUpdates: { side } } });
-      const { result } = await run(source, { handlers: { s: s.handler } });
+      const { result } = await runInMemory(source, { handlers: { s: s.handler } });
       expect(result.completedNodes).toEqual(['start', 'set', 'check', side, 'exit']);
     }
   });

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MemoryRunStore } from '@orchestra/testing';
 import { afterAll, expect } from 'vitest';
 import {
   createDefaultRegistry,
@@ -17,14 +18,17 @@ import {
   type RunEvent,
   type RunOptions,
   type RunResult,
+  type RunStore,
 } from '../../src/index.js';
 
 const created: string[] = [];
+const memoryStores: MemoryRunStore[] = [];
 
-/** Registers an `afterAll` that removes the temp directories this file created. Call once at the top of a test file. */
+/** Registers an `afterAll` that removes the temp directories (and memory stores' stage directories) this file created. Call once at the top of a test file. */
 export function useTempDirs(): void {
   afterAll(() => {
     for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+    for (const store of memoryStores.splice(0)) store.dispose();
   });
 }
 
@@ -104,24 +108,45 @@ export interface RunOutput {
   graph: Graph;
 }
 
-/** Loads `source` and runs it in a fresh run directory with a fixed jitter source, collecting events. */
-export async function run(source: string, options: RunHelperOptions = {}): Promise<RunOutput> {
+/** Runs `source` where `where` says, with a fixed jitter source, collecting events. */
+async function runIn(source: string, options: RunHelperOptions, where: { logsRoot: string } | { store: RunStore }): Promise<Omit<RunOutput, 'logsRoot'>> {
   const { handlers, ...rest } = options;
   const graph = graphFrom(source);
-  const logsRoot = options.logsRoot ?? newLogsRoot();
   const events: RunEvent[] = [];
   const registry = options.registry ?? registryWith(handlers);
   const result = await runPipeline(graph, {
     random: () => 0,
     ...rest,
     registry,
-    logsRoot,
+    ...where,
     onEvent: (event) => {
       events.push(event);
       options.onEvent?.(event);
     },
   });
-  return { result, events, logsRoot, graph };
+  return { result, events, graph };
+}
+
+/** Loads `source` and runs it in a fresh run directory with a fixed jitter source, collecting events. */
+export async function run(source: string, options: RunHelperOptions = {}): Promise<RunOutput> {
+  const logsRoot = options.logsRoot ?? newLogsRoot();
+  return { ...(await runIn(source, options, { logsRoot })), logsRoot };
+}
+
+/** The outcome of {@link runInMemory}: the store, and no run directory to read. */
+export interface MemoryRunOutput extends Omit<RunOutput, 'logsRoot'> {
+  store: MemoryRunStore;
+}
+
+/**
+ * {@link run} on a fresh {@link MemoryRunStore}: for tests of the engine's
+ * behaviour that read nothing from the run directory (faster: no files, no
+ * fsync). Stage directories it makes are removed by {@link useTempDirs}.
+ */
+export async function runInMemory(source: string, options: Omit<RunHelperOptions, 'logsRoot' | 'store'> = {}): Promise<MemoryRunOutput> {
+  const store = new MemoryRunStore();
+  memoryStores.push(store);
+  return { ...(await runIn(source, options, { store })), store };
 }
 
 /** Parses a JSON file. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EventBus, type RunEvent } from '../../src/index.js';
-import { dot, eventsOf, run, scripted, typesOf, untilAborted, useTempDirs } from './engine-helpers.js';
+import { dot, eventsOf, run, runInMemory, scripted, typesOf, untilAborted, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();
 
@@ -61,7 +61,7 @@ describe('run events (spec §9.6)', () => {
   });
 
   it('stamp every event with an ISO time, in non-decreasing order', async () => {
-    const { events } = await run(linear, { handlers: { s: scripted().handler } });
+    const { events } = await runInMemory(linear, { handlers: { s: scripted().handler } });
     const times = events.map((e) => Date.parse(e.at));
     for (const e of events) expect(e.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     for (let i = 1; i < times.length; i++) expect(times[i]).toBeGreaterThanOrEqual(times[i - 1] as number);
@@ -108,7 +108,7 @@ describe('run events (spec §9.6)', () => {
     const consumer = (async () => {
       for await (const e of stream) streamed.push(e);
     })();
-    const { events } = await run(linear, { handlers: { s: scripted().handler }, events: bus });
+    const { events } = await runInMemory(linear, { handlers: { s: scripted().handler }, events: bus });
     bus.close();
     await consumer;
     expect(streamed).toEqual(events);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkpointAt, dot, eventsOf, run, scripted, statusAt, useTempDirs } from './engine-helpers.js';
+import { checkpointAt, dot, eventsOf, run, runInMemory, scripted, statusAt, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();
 
@@ -13,7 +13,7 @@ describe('failure routing (spec §3.7)', () => {
 
   it('follows an outcome=fail edge first, even when a retry target is set', async () => {
     const s = scripted({ a: FAIL });
-    const { result, events } = await run(body(', retry_target=recover', '  a -> fixer [condition="outcome=fail"]'), { handlers: { s: s.handler } });
+    const { result, events } = await runInMemory(body(', retry_target=recover', '  a -> fixer [condition="outcome=fail"]'), { handlers: { s: s.handler } });
     expect(result.status).toBe('success');
     expect(result.completedNodes).toEqual(['start', 'a', 'fixer', 'exit']);
     expect(eventsOf(events, 'edge.selected').find((e) => e.from === 'a')).toMatchObject({ to: 'fixer', reason: 'condition' });
@@ -22,7 +22,7 @@ describe('failure routing (spec §3.7)', () => {
 
   it('jumps to the node retry_target when there is no fail edge', async () => {
     const s = scripted({ a: [FAIL, { status: 'success' }] });
-    const { result, events } = await run(body(', retry_target=recover'), { handlers: { s: s.handler } });
+    const { result, events } = await runInMemory(body(', retry_target=recover'), { handlers: { s: s.handler } });
     expect(result.completedNodes).toEqual(['start', 'a', 'recover', 'exit']);
     expect(eventsOf(events, 'edge.selected').find((e) => e.from === 'a')).toMatchObject({ to: 'recover', label: '', reason: 'failure_route' });
   });
@@ -30,7 +30,7 @@ describe('failure routing (spec §3.7)', () => {
   it('uses fallback_retry_target when retry_target is unset or names no node', async () => {
     for (const attrs of [', fallback_retry_target=recover', ', retry_target=ghost, fallback_retry_target=recover']) {
       const s = scripted({ a: FAIL });
-      const { result } = await run(body(attrs), { handlers: { s: s.handler } });
+      const { result } = await runInMemory(body(attrs), { handlers: { s: s.handler } });
       expect(result.completedNodes, attrs).toEqual(['start', 'a', 'recover', 'exit']);
     }
   });
@@ -52,7 +52,7 @@ describe('failure routing (spec §3.7)', () => {
 
   it('says so when a failing stage gives no reason', async () => {
     const s = scripted({ a: { status: 'fail' } });
-    const { result } = await run(body(''), { handlers: { s: s.handler } });
+    const { result } = await runInMemory(body(''), { handlers: { s: s.handler } });
     expect(result.status).toBe('fail');
     expect(result.failureReason).toMatch(/^a failed: /);
   });
@@ -60,7 +60,7 @@ describe('failure routing (spec §3.7)', () => {
   it('does not use the graph-level retry_target for a failed stage (that is for goal gates)', async () => {
     const s = scripted({ a: FAIL });
     const source = dot('  a [type="s"]\n  recover [type="s"]\n  start -> a -> exit\n  start -> recover -> exit', 'P', 'retry_target=recover');
-    const { result } = await run(source, { handlers: { s: s.handler } });
+    const { result } = await runInMemory(source, { handlers: { s: s.handler } });
     expect(result.status).toBe('fail');
     expect(result.completedNodes).toEqual(['start', 'a']);
   });
@@ -77,9 +77,9 @@ describe('failure routing (spec §3.7)', () => {
     const source = dot(
       '  a [type="s"]\n  good [type="s"]\n  bad [type="s"]\n  start -> a\n  a -> good [condition="outcome=success"]\n  a -> bad [condition="outcome=fail"]\n  good -> exit\n  bad -> exit',
     );
-    const ok = await run(source, { handlers: { s: scripted({ a: { status: 'success' } }).handler } });
+    const ok = await runInMemory(source, { handlers: { s: scripted({ a: { status: 'success' } }).handler } });
     expect(ok.result.completedNodes).toEqual(['start', 'a', 'good', 'exit']);
-    const ko = await run(source, { handlers: { s: scripted({ a: FAIL }).handler } });
+    const ko = await runInMemory(source, { handlers: { s: scripted({ a: FAIL }).handler } });
     expect(ko.result.completedNodes).toEqual(['start', 'a', 'bad', 'exit']);
     expect(ko.result.status).toBe('success');
   });
@@ -96,7 +96,7 @@ describe('goal gates (spec §3.4, §11.4)', () => {
 
   it('blocks exit while the gate is unsatisfied and jumps to its retry_target', async () => {
     const s = scripted({ impl: [FAIL, { status: 'success' }] });
-    const { result, events } = await run(gated(', retry_target=impl'), { handlers: { s: s.handler } });
+    const { result, events } = await runInMemory(gated(', retry_target=impl'), { handlers: { s: s.handler } });
     expect(result.status).toBe('success');
     expect(result.completedNodes).toEqual(['start', 'impl', 'report', 'impl', 'report', 'exit']);
     expect(eventsOf(events, 'goal_gate.unsatisfied')).toEqual([expect.objectContaining({ nodeId: 'impl', retryTarget: 'impl' })]);
@@ -107,7 +107,7 @@ describe('goal gates (spec §3.4, §11.4)', () => {
   it('allows exit when every visited gate succeeded or partially succeeded', async () => {
     for (const status of ['success', 'partial_success'] as const) {
       const s = scripted({ impl: { status } });
-      const { result, events } = await run(gated(', retry_target=impl'), { handlers: { s: s.handler } });
+      const { result, events } = await runInMemory(gated(', retry_target=impl'), { handlers: { s: s.handler } });
       expect(result.status, status).toBe('success');
       expect(result.completedNodes).toEqual(['start', 'impl', 'report', 'exit']);
       expect(eventsOf(events, 'goal_gate.unsatisfied')).toHaveLength(0);
@@ -123,7 +123,7 @@ describe('goal gates (spec §3.4, §11.4)', () => {
     ];
     for (const [source, target] of cases) {
       const s = scripted({ impl: [FAIL, { status: 'success' }] });
-      const { result, events } = await run(source, { handlers: { s: s.handler } });
+      const { result, events } = await runInMemory(source, { handlers: { s: s.handler } });
       expect(result.status).toBe('success');
       expect(eventsOf(events, 'goal_gate.unsatisfied')[0]?.retryTarget).toBe(target);
       expect(result.completedNodes.slice(0, 4)).toEqual(['start', 'impl', 'report', target]);
@@ -145,7 +145,7 @@ describe('goal gates (spec §3.4, §11.4)', () => {
       '  a [type="s"]\n  gate [type="s", goal_gate=true]\n  start -> a\n  a -> gate [condition="context.take=gate"]\n  a -> exit [condition="context.take!=gate"]\n  gate -> exit',
     );
     const s = scripted({ gate: FAIL });
-    const { result } = await run(source, { handlers: { s: s.handler } });
+    const { result } = await runInMemory(source, { handlers: { s: s.handler } });
     expect(result.status).toBe('success');
     expect(result.completedNodes).toEqual(['start', 'a', 'exit']);
   });
@@ -159,7 +159,7 @@ describe('goal gates (spec §3.4, §11.4)', () => {
     const source = dot(
       '  impl [type="s", goal_gate=true]\n  report [type="s"]\n  start -> impl\n  impl -> report [condition="outcome!=retry"]\n  report -> impl [condition="context.loop=yes"]\n  report -> exit [condition="context.loop=no"]',
     );
-    const { result, events } = await run(source, { handlers: { s: s.handler } });
+    const { result, events } = await runInMemory(source, { handlers: { s: s.handler } });
     expect(result.status).toBe('success');
     expect(result.completedNodes).toEqual(['start', 'impl', 'report', 'impl', 'report', 'exit']);
     expect(eventsOf(events, 'goal_gate.unsatisfied')).toHaveLength(0);

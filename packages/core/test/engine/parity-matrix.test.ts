@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDefaultRegistry, resumePipeline, simulationBackend, type Handler } from '../../src/index.js';
-import { checkpointAt, dot, eventsOf, registryWith, run, scripted, untilAborted, useTempDirs } from './engine-helpers.js';
+import { checkpointAt, dot, eventsOf, registryWith, run, runInMemory, scripted, untilAborted, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();
 
@@ -22,15 +22,15 @@ describe('spec §11.12 cross-feature parity matrix (execution rows)', () => {
     const source = dot(
       '  work [type="s"]\n  celebrate [type="s"]\n  repair [type="s"]\n  start -> work\n  work -> celebrate [condition="outcome=success"]\n  work -> repair [condition="outcome=fail"]\n  celebrate -> exit\n  repair -> exit',
     );
-    const success = await run(source, { handlers: { s: scripted({ work: { status: 'success' } }).handler } });
+    const success = await runInMemory(source, { handlers: { s: scripted({ work: { status: 'success' } }).handler } });
     expect(success.result.completedNodes).toEqual(['start', 'work', 'celebrate', 'exit']);
-    const failure = await run(source, { handlers: { s: scripted({ work: { status: 'fail', failureReason: 'x' } }).handler } });
+    const failure = await runInMemory(source, { handlers: { s: scripted({ work: { status: 'fail', failureReason: 'x' } }).handler } });
     expect(failure.result.completedNodes).toEqual(['start', 'work', 'repair', 'exit']);
   });
 
   it('executes with retry on failure (max_retries=2)', async () => {
     const s = scripted({ flaky: [{ status: 'fail' }, { status: 'retry' }, { status: 'success' }] });
-    const { result } = await run(dot('  flaky [type="s", max_retries=2]\n  start -> flaky -> exit'), { handlers: { s: s.handler } });
+    const { result } = await runInMemory(dot('  flaky [type="s", max_retries=2]\n  start -> flaky -> exit'), { handlers: { s: s.handler } });
     expect(result.status).toBe('success');
     expect(s.attempts).toEqual(['flaky#1', 'flaky#2', 'flaky#3']);
     expect(result.retries).toBe(2);
@@ -40,14 +40,14 @@ describe('spec §11.12 cross-feature parity matrix (execution rows)', () => {
 
   it('goal gate blocks exit when unsatisfied', async () => {
     const s = scripted({ impl: [{ status: 'fail' }, { status: 'success' }] });
-    const { result, events } = await run(gate, { handlers: { s: s.handler } });
+    const { result, events } = await runInMemory(gate, { handlers: { s: s.handler } });
     expect(eventsOf(events, 'goal_gate.unsatisfied')).toHaveLength(1);
     expect(result.completedNodes).toEqual(['start', 'impl', 'impl', 'exit']);
     expect(result.status).toBe('success');
   });
 
   it('goal gate allows exit when all satisfied', async () => {
-    const { result, events } = await run(gate, { handlers: { s: scripted({ impl: { status: 'success' } }).handler } });
+    const { result, events } = await runInMemory(gate, { handlers: { s: scripted({ impl: { status: 'success' } }).handler } });
     expect(eventsOf(events, 'goal_gate.unsatisfied')).toHaveLength(0);
     expect(result.completedNodes).toEqual(['start', 'impl', 'exit']);
   });
@@ -56,17 +56,17 @@ describe('spec §11.12 cross-feature parity matrix (execution rows)', () => {
     dot(`  a [type="s"]\n  x [type="s"]\n  y [type="s"]\n  z [type="s"]\n  start -> a\n${edges}\n  x -> exit\n  y -> exit\n  z -> exit`);
 
   it('edge selection: condition match wins over weight', async () => {
-    const { result } = await run(fanout('  a -> x [weight=50]\n  a -> y [weight=100]\n  a -> z [condition="outcome=success"]'), { handlers: { s: scripted().handler } });
+    const { result } = await runInMemory(fanout('  a -> x [weight=50]\n  a -> y [weight=100]\n  a -> z [condition="outcome=success"]'), { handlers: { s: scripted().handler } });
     expect(result.completedNodes).toEqual(['start', 'a', 'z', 'exit']);
   });
 
   it('edge selection: weight breaks ties for unconditional edges', async () => {
-    const { result } = await run(fanout('  a -> x [weight=1]\n  a -> y [weight=7]\n  a -> z [weight=3]'), { handlers: { s: scripted().handler } });
+    const { result } = await runInMemory(fanout('  a -> x [weight=1]\n  a -> y [weight=7]\n  a -> z [weight=3]'), { handlers: { s: scripted().handler } });
     expect(result.completedNodes).toEqual(['start', 'a', 'y', 'exit']);
   });
 
   it('edge selection: lexical tiebreak as final fallback', async () => {
-    const { result } = await run(fanout('  a -> z\n  a -> y\n  a -> x'), { handlers: { s: scripted().handler } });
+    const { result } = await runInMemory(fanout('  a -> z\n  a -> y\n  a -> x'), { handlers: { s: scripted().handler } });
     expect(result.completedNodes).toEqual(['start', 'a', 'x', 'exit']);
   });
 
@@ -79,7 +79,7 @@ describe('spec §11.12 cross-feature parity matrix (execution rows)', () => {
         return { status: 'success' };
       },
     });
-    await run(dot('  producer [type="s"]\n  consumer [type="s"]\n  start -> producer -> consumer -> exit'), { handlers: { s: s.handler } });
+    await runInMemory(dot('  producer [type="s"]\n  consumer [type="s"]\n  start -> producer -> consumer -> exit'), { handlers: { s: s.handler } });
     expect(seen).toBe('v1');
   });
 
@@ -120,7 +120,7 @@ describe('spec §11.12 cross-feature parity matrix (execution rows)', () => {
     const registry = createDefaultRegistry({ backend: simulationBackend }).register('my_custom_type', {
       execute: ({ node }) => ({ status: 'success', contextUpdates: { custom: node.attributes.custom_attr ?? null } }),
     });
-    const { result } = await run(dot('  n [type="my_custom_type", custom_attr="value"]\n  start -> n -> exit'), { registry });
+    const { result } = await runInMemory(dot('  n [type="my_custom_type", custom_attr="value"]\n  start -> n -> exit'), { registry });
     expect(result.status).toBe('success');
     expect(result.context.custom).toBe('value');
   });

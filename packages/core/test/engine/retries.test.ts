@@ -8,7 +8,7 @@ import {
   type BackoffConfig,
   type Graph,
 } from '../../src/index.js';
-import { checkpointAt, dot, eventsOf, graphFrom, journalAt, run, scripted, statusAt, untilAborted, useTempDirs } from './engine-helpers.js';
+import { checkpointAt, dot, eventsOf, graphFrom, journalAt, run, runInMemory, scripted, statusAt, untilAborted, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();
 
@@ -138,7 +138,7 @@ describe('retries in a run (spec §3.5, §11.5)', () => {
 
   it('fails the run when every attempt fails, after exactly max_retries + 1 attempts', async () => {
     const s = scripted({ a: { status: 'fail', failureReason: 'always broken' } });
-    const { result, events } = await run(single('max_retries=2'), { handlers: { s: s.handler } });
+    const { result, events } = await runInMemory(single('max_retries=2'), { handlers: { s: s.handler } });
     expect(result.status).toBe('fail');
     expect(s.count('a')).toBe(3);
     expect(result.failureReason).toContain('a');
@@ -167,7 +167,7 @@ describe('retries in a run (spec §3.5, §11.5)', () => {
 
   it('treats RETRY without max_retries as a FAIL after one attempt', async () => {
     const s = scripted({ a: { status: 'retry' } });
-    const { result } = await run(single(), { handlers: { s: s.handler } });
+    const { result } = await runInMemory(single(), { handlers: { s: s.handler } });
     expect(s.count('a')).toBe(1);
     expect(result.status).toBe('fail');
   });
@@ -175,11 +175,11 @@ describe('retries in a run (spec §3.5, §11.5)', () => {
   it('uses the graph default_max_retries, its legacy alias, and lets the node override it', async () => {
     for (const graphAttrs of ['default_max_retries=1', 'default_max_retry=1']) {
       const s = scripted({ a: { status: 'fail' } });
-      await run(single('', graphAttrs), { handlers: { s: s.handler } });
+      await runInMemory(single('', graphAttrs), { handlers: { s: s.handler } });
       expect(s.count('a'), graphAttrs).toBe(2);
     }
     const s = scripted({ a: { status: 'fail' } });
-    await run(single('max_retries=0', 'default_max_retries=3'), { handlers: { s: s.handler } });
+    await runInMemory(single('max_retries=0', 'default_max_retries=3'), { handlers: { s: s.handler } });
     expect(s.count('a')).toBe(1);
   });
 
@@ -189,7 +189,7 @@ describe('retries in a run (spec §3.5, §11.5)', () => {
         throw httpError(401, 'invalid api key');
       },
     });
-    const failed = await run(single('max_retries=2'), { handlers: { s: fatal.handler } });
+    const failed = await runInMemory(single('max_retries=2'), { handlers: { s: fatal.handler } });
     expect(fatal.count('a')).toBe(1);
     expect(failed.result.status).toBe('fail');
     expect(failed.result.failureReason).toContain('invalid api key');
@@ -203,7 +203,7 @@ describe('retries in a run (spec §3.5, §11.5)', () => {
           { status: 'success' },
         ],
       });
-      const { result, events } = await run(single('max_retries=2'), { handlers: { s: flaky.handler } });
+      const { result, events } = await runInMemory(single('max_retries=2'), { handlers: { s: flaky.handler } });
       expect(flaky.count('a')).toBe(2);
       expect(result.status).toBe('success');
       expect(eventsOf(events, 'stage.failed')[0]).toMatchObject({ failureReason: transient.message, willRetry: true });
@@ -252,7 +252,7 @@ describe('node timeout', () => {
 
   it('times out a handler that ignores its signal, and retries a timed-out attempt as transient', async () => {
     const s = scripted({ a: [() => new Promise<never>(() => {}), { status: 'success' }] });
-    const { result } = await run(single('timeout="100ms", max_retries=1'), { handlers: { s: s.handler } });
+    const { result } = await runInMemory(single('timeout="100ms", max_retries=1'), { handlers: { s: s.handler } });
     expect(s.attempts).toEqual(['a#1', 'a#2']);
     expect(result.status).toBe('success');
     expect(result.retries).toBe(1);
@@ -260,7 +260,7 @@ describe('node timeout', () => {
 
   it('does not time out a node that finishes in time', async () => {
     const s = scripted({ a: async () => ({ status: 'success', notes: 'quick' }) });
-    const { result } = await run(single('timeout="2s"'), { handlers: { s: s.handler } });
+    const { result } = await runInMemory(single('timeout="2s"'), { handlers: { s: s.handler } });
     expect(result.status).toBe('success');
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AutoApproveInterviewer, QueueInterviewer, RecordingInterviewer, createDefaultRegistry, simulationBackend, type Interviewer } from '../../src/index.js';
-import { dot, eventsOf, run, statusAt, useTempDirs } from '../engine/engine-helpers.js';
+import { dot, eventsOf, run, runInMemory, statusAt, useTempDirs } from '../engine/engine-helpers.js';
 
 useTempDirs();
 
@@ -18,7 +18,7 @@ function registry(interviewer: Interviewer) {
 describe('wait.human handler (seed: Wait.Human Handler Tests, spec §4.6)', () => {
   it('derives one choice per outgoing edge, with accelerator keys, labels and the target id for an unlabelled edge', async () => {
     const rec = new RecordingInterviewer(new QueueInterviewer(['A']));
-    await run(GATE, { registry: registry(rec) });
+    await runInMemory(GATE, { registry: registry(rec) });
     expect(rec.recordings[0]?.question).toMatchObject({
       text: 'Review Changes',
       type: 'MULTIPLE_CHOICE',
@@ -43,28 +43,28 @@ describe('wait.human handler (seed: Wait.Human Handler Tests, spec §4.6)', () =
   });
 
   it('fails without outgoing edges', async () => {
-    const { result } = await run(dot('  gate [shape=hexagon]\n  start -> gate [weight=1]\n  start -> exit'), { registry: registry(new AutoApproveInterviewer()) });
+    const { result } = await runInMemory(dot('  gate [shape=hexagon]\n  start -> gate [weight=1]\n  start -> exit'), { registry: registry(new AutoApproveInterviewer()) });
     expect(result.failureReason).toBe('gate failed: No outgoing edges for human gate');
   });
 
   it('on timeout takes human.default_choice, or asks for a retry without one', async () => {
     const timeout: Interviewer = { ask: async (question) => question.default ?? { value: 'TIMEOUT' } };
     const withDefault = GATE.replace('label="Review Changes"]', 'label="Review Changes", human.timeout="1s", human.default_choice=fixes]');
-    const chosen = await run(withDefault, { registry: registry(timeout) });
+    const chosen = await runInMemory(withDefault, { registry: registry(timeout) });
     expect(chosen.result.completedNodes).toContain('fixes');
     expect(eventsOf(chosen.events, 'interview.timeout')).toHaveLength(1);
 
     const noDefault = GATE.replace('label="Review Changes"]', 'label="Review Changes", human.timeout="1s"]');
-    const retried = await run(noDefault, { registry: registry(timeout) });
+    const retried = await runInMemory(noDefault, { registry: registry(timeout) });
     expect(retried.result.status).toBe('fail');
     expect(retried.result.failureReason).toMatch(/no answer for human gate gate within 1s/);
   });
 
   it('fails when the human gives no answer (SKIPPED), at once: asking again cannot help, whatever max_retries says', async () => {
-    const { result } = await run(GATE, { registry: registry(new QueueInterviewer([])) });
+    const { result } = await runInMemory(GATE, { registry: registry(new QueueInterviewer([])) });
     expect(result.failureReason).toBe('gate failed: no answer for human gate gate (input ended or no answers left)');
     const rec = new RecordingInterviewer(new QueueInterviewer([]));
-    const retrying = await run(GATE.replace('label="Review Changes"]', 'label="Review Changes", max_retries=2]'), { registry: registry(rec) });
+    const retrying = await runInMemory(GATE.replace('label="Review Changes"]', 'label="Review Changes", max_retries=2]'), { registry: registry(rec) });
     expect(retrying.result.status).toBe('fail');
     expect(rec.recordings).toHaveLength(1);
     expect(eventsOf(retrying.events, 'stage.retrying')).toEqual([]);
@@ -72,7 +72,7 @@ describe('wait.human handler (seed: Wait.Human Handler Tests, spec §4.6)', () =
 
   it('asks free text with human.input="freeform" and stores it in human.gate.text', async () => {
     const src = dot('  notes [shape=hexagon, label="Any notes?", human.input="freeform"]\n  use [prompt="Use the notes"]\n  start -> notes -> use -> exit');
-    const { result } = await run(src, { registry: registry(new QueueInterviewer(['ship it friday'])) });
+    const { result } = await runInMemory(src, { registry: registry(new QueueInterviewer(['ship it friday'])) });
     expect(result.context['human.gate.text']).toBe('ship it friday');
     expect(result.completedNodes).toEqual(['start', 'notes', 'use', 'exit']);
   });
@@ -87,9 +87,9 @@ describe('wait.human handler (seed: Wait.Human Handler Tests, spec §4.6)', () =
 
   it('end to end: two gates answered from a queue, and auto-approve taking the first choice (spec §11.12 row)', async () => {
     const two = dot('  g1 [shape=hexagon, label="First?"]\n  g2 [shape=hexagon, label="Second?"]\n  a [prompt="a"]\n  b [prompt="b"]\n  start -> g1\n  g1 -> g2 [label="[Y] Yes"]\n  g1 -> a [label="[N] No"]\n  g2 -> b [label="[Y] Yes"]\n  g2 -> a [label="[N] No"]\n  a -> exit\n  b -> exit');
-    const queued = await run(two, { registry: registry(new QueueInterviewer(['Y', 'N'])) });
+    const queued = await runInMemory(two, { registry: registry(new QueueInterviewer(['Y', 'N'])) });
     expect(queued.result.completedNodes).toEqual(['start', 'g1', 'g2', 'a', 'exit']);
-    const auto = await run(GATE, { backend: simulationBackend });
+    const auto = await runInMemory(GATE, { backend: simulationBackend });
     expect(auto.result.completedNodes).toEqual(['start', 'work', 'gate', 'ship', 'exit']);
   });
 });
@@ -109,7 +109,7 @@ describe('human gate lint and defaults', () => {
   it('takes the default choice when any interviewer answers TIMEOUT', async () => {
     const timeout: Interviewer = { ask: async () => ({ value: 'TIMEOUT' }) };
     const src = GATE.replace('label="Review Changes"]', 'label="Review Changes", human.timeout="1s", human.default_choice="Fix issues"]');
-    const { result } = await run(src, { registry: registry(timeout) });
+    const { result } = await runInMemory(src, { registry: registry(timeout) });
     expect(result.completedNodes).toEqual(['start', 'work', 'gate', 'fixes', 'exit']);
   });
 });

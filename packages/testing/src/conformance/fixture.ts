@@ -22,8 +22,6 @@ export interface RunStoreFixture<S extends RunStore = RunStore> {
    * exited). Nothing else is lost.
    */
   crash(store: S): Awaitable<void>;
-  /** The interview lines appended so far (the interface has no reader for them). */
-  readInterviews(store: S): Awaitable<string[]>;
   /** Removes what the fixture made (temporary directories). */
   cleanup(): Awaitable<void>;
 }

@@ -10,6 +10,7 @@ import {
 } from '@orchestra/core';
 import { expect, it } from 'vitest';
 import type { RunStoreFactory } from './fixture.js';
+import { withFixture } from './with-fixture.js';
 import { GATE_PIPELINE, TALLY_PIPELINE, graphOf, sampleRegistry } from './sample-pipelines.js';
 
 /** The state a store's records restore to (what resume would continue from). */
@@ -63,18 +64,25 @@ export function pipelineCases<S extends RunStore>(factory: RunStoreFactory<S>): 
     }
   });
 
-  it('parks at a human gate; a recorded answer resumes it on the chosen branch', async () => {
-    const fixture = await factory();
-    const { store } = fixture;
-    try {
+  it('parks at a human gate; a recorded answer resumes it on the chosen branch', () =>
+    withFixture(factory, async (fixture) => {
+      const { store } = fixture;
       const registry = sampleRegistry(new RecordedAnswersInterviewer(store, undefined));
-      const parked = await runPipeline(graphOf(GATE_PIPELINE, registry), { registry, source: GATE_PIPELINE });
+      const parked = await runPipeline(graphOf(GATE_PIPELINE, registry), { registry, store, source: GATE_PIPELINE });
       expect(parked.status).toBe('parked');
-      expect(await store.exists()).toBe(false); // not yet: the store was not given
-    } catch (error) {
-      await fixture.cleanup();
-      throw error;
-    }
-    await fixture.cleanup();
-  });
+      expect(parked.completedNodes).toEqual(['start']);
+      expect((await store.readCheckpoint())?.status).toBe('parked');
+      expect((await readPendingQuestions(store)).map((p) => [p.id, p.question.options.map((o) => o.key)])).toEqual([['gate', ['Y', 'N']]]);
+
+      expect(await recordAnswer(store, 'Y')).toMatchObject({ id: 'gate', answer: { value: 'Y' }, replaced: false });
+      expect(await recordAnswer(store, 'N')).toMatch(/^gate already has an answer/);
+
+      const resumed = await resumePipeline(store, { registry });
+      expect(resumed.status).toBe('success');
+      expect(resumed.completedNodes).toEqual(['start', 'gate', 'yes', 'exit']);
+      expect(await readPendingQuestions(store)).toEqual([]);
+      expect(await recordAnswer(store, 'N')).toMatch(/is not waiting for an answer/);
+      const interviews = (await store.readInterviews()).map((line) => JSON.parse(line) as { nodeId: string; answerValue: string });
+      expect(interviews).toEqual([expect.objectContaining({ nodeId: 'gate', answerValue: 'Y' })]);
+    }));
 }

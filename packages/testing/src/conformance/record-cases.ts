@@ -1,4 +1,4 @@
-import { CheckpointError, OrchestraError, type RunStore } from '@orchestra/core';
+import { CheckpointError, OrchestraError, RunLockedError, type RunStore } from '@orchestra/core';
 import { expect, it } from 'vitest';
 import type { RunStoreFactory } from './fixture.js';
 import { sampleCheckpoint, sampleEntry, sampleManifest } from './sample-records.js';
@@ -31,6 +31,20 @@ export function recordCases<S extends RunStore>(factory: RunStoreFactory<S>): vo
       expect((error as OrchestraError).code).toBe('ORCH_RUN_EXISTS');
       expect((await store.readManifest()).goal).toBe('conform');
       expect(await store.readSource()).toBe('first');
+    }));
+
+  it('refuses to create a run a live process holds with RunLockedError', () =>
+    withFixture(factory, async ({ store }) => {
+      await store.create(sampleManifest(store.runId), undefined);
+      const lease = await store.acquire();
+      try {
+        const error = await thrownBy(() => store.create(sampleManifest(store.runId), undefined));
+        expect(error).toBeInstanceOf(RunLockedError);
+        expect((error as RunLockedError).holder.pid).toBe(process.pid);
+      } finally {
+        await lease.release();
+      }
+      expect((await thrownBy(() => store.create(sampleManifest(store.runId), undefined)) as OrchestraError).code).toBe('ORCH_RUN_EXISTS');
     }));
 
   it('appends journal entries and reads them back in order, as copies', () =>
@@ -94,7 +108,7 @@ export function recordCases<S extends RunStore>(factory: RunStoreFactory<S>): vo
       await store.create(sampleManifest(store.runId), undefined);
       await store.appendInterview('{"q":1}');
       await store.appendInterview('{"q":2}');
-      expect(await fixture.readInterviews(store)).toEqual(['{"q":1}', '{"q":2}']);
+      expect(await store.readInterviews()).toEqual(['{"q":1}', '{"q":2}']);
     }));
 
   it('stores, replaces and removes the pending questions and answers documents', () =>

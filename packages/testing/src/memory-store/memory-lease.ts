@@ -45,6 +45,11 @@ export class LeaseSlot {
     return this.held ? { ...this.held.holder } : undefined;
   }
 
+  /** The holder, if it is alive. */
+  liveHolder(): LeaseHolder | undefined {
+    return this.held && !this.held.stale ? { ...this.held.holder } : undefined;
+  }
+
   /** Marks the holder dead, as a killed process's lock becomes stale. */
   crash(): void {
     if (this.held) this.held.stale = true;

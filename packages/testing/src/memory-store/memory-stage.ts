@@ -1,14 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OrchestraError, type StageStore } from '@orchestra/core';
+import { checkStageFileName, type StageStore } from '@orchestra/core';
 
-/** Refuses a name that is not one path segment (as the file store does: code `ORCH_BAD_PATH`). */
-export function checkStageName(name: string): void {
-  if (name === '' || name === '.' || name === '..' || /[/\\\0]/.test(name)) {
-    throw new OrchestraError('ORCH_BAD_PATH', `${JSON.stringify(name)} is not a stage file name (one path segment)`);
-  }
-}
+/** Refuses a name that is not one path segment (the file store's rule, code `ORCH_BAD_PATH`). */
+const checkStageName = checkStageFileName;
 
 function readIfThere(path: string): string | undefined {
   try {
@@ -37,41 +33,33 @@ export class MemoryStage {
     checkStageName(nodeId);
   }
 
-  /** The temporary directory, if one was made. */
-  get madeDir(): string | undefined {
-    return this.dir;
-  }
-
   /** A view of the stage for one visit. */
   open(reused: boolean): StageStore {
-    return {
-      nodeId: this.nodeId,
-      reused,
-      read: (name) => this.read(name),
-      write: (name, text) => this.write(name, text),
-      remove: (name) => this.remove(name),
-      directory: () => this.directory(),
-    };
+    return new StageVisit(this, reused);
   }
 
-  private read(name: string): string | undefined {
+  /** A file's text; `undefined` when there is none. */
+  read(name: string): string | undefined {
     checkStageName(name);
     return this.dir === undefined ? this.files.get(name) : readIfThere(join(this.dir, name));
   }
 
-  private write(name: string, text: string): void {
+  /** Writes (replaces) a file. */
+  write(name: string, text: string): void {
     checkStageName(name);
     if (this.dir === undefined) this.files.set(name, text);
     else writeFileSync(join(this.dir, name), text);
   }
 
-  private remove(name: string): void {
+  /** Removes a file, if there is one. */
+  remove(name: string): void {
     checkStageName(name);
     if (this.dir === undefined) this.files.delete(name);
     else rmSync(join(this.dir, name), { force: true });
   }
 
-  private directory(): string {
+  /** The stage's directory, made (and the files moved there) on the first call. */
+  directory(): string {
     if (this.dir !== undefined) return this.dir;
     const dir = mkdtempSync(join(tmpdir(), `orchestra-stage-${this.nodeId.replace(/[^A-Za-z0-9_.-]/g, '_')}-`));
     for (const [name, text] of this.files) writeFileSync(join(dir, name), text);
@@ -79,5 +67,33 @@ export class MemoryStage {
     this.dir = dir;
     this.madeDirectory(dir);
     return dir;
+  }
+}
+
+/** One visit of a {@link MemoryStage} (methods on the prototype: a visit per node costs one small object). */
+class StageVisit implements StageStore {
+  constructor(
+    private readonly stage: MemoryStage,
+    readonly reused: boolean,
+  ) {}
+
+  get nodeId(): string {
+    return this.stage.nodeId;
+  }
+
+  read(name: string): string | undefined {
+    return this.stage.read(name);
+  }
+
+  write(name: string, text: string): void {
+    this.stage.write(name, text);
+  }
+
+  remove(name: string): void {
+    this.stage.remove(name);
+  }
+
+  directory(): string {
+    return this.stage.directory();
   }
 }

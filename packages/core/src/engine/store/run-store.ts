@@ -53,8 +53,10 @@ export interface RunStore {
 
   /**
    * Creates the run with its manifest and pipeline source, exclusively:
-   * throws (code `ORCH_RUN_EXISTS`) when the location already holds a run
-   * or, for stores with a place of their own, anything else.
+   * throws `RunLockedError` when the location holds a run a live process
+   * drives, else (code `ORCH_RUN_EXISTS`) when it holds a run or, for stores
+   * with a place of their own, anything else. The engine calls it before any
+   * other write.
    */
   create(manifest: Manifest, source: string | undefined): Awaitable<void>;
   /** True when the location holds a run (a manifest). */
@@ -73,8 +75,8 @@ export interface RunStore {
   readJournal(): Awaitable<JournalRead>;
   /**
    * Appends one entry; when this returns the entry survives the process
-   * being killed. A torn last entry left by a crash is cut off first, so the
-   * new one starts clean.
+   * being killed. A torn last entry left by a crashed writer is cut off
+   * first, so the new one starts clean.
    */
   appendJournal(entry: JournalEntry): Awaitable<void>;
 
@@ -84,6 +86,8 @@ export interface RunStore {
   readEvents(): Awaitable<string[]>;
   /** Appends a question-and-answer record (`interviews.jsonl`), durably at once. */
   appendInterview(line: string): Awaitable<void>;
+  /** The question-and-answer records, in order. */
+  readInterviews(): Awaitable<string[]>;
 
   /** The pending questions document of a parked run (JSON), if any. */
   readPendingQuestions(): Awaitable<unknown>;
@@ -113,7 +117,11 @@ export interface RunStore {
   /** The current holder, if any (alive or not); reading needs no lease. */
   leaseHolder(): Awaitable<LeaseHolder | undefined>;
 
-  /** The store of the run a `loop_restart` continues this one in (not created yet). */
+  /**
+   * The store of the run a `loop_restart` continues this one in (created by
+   * the engine when the restart happens). Stable: every call, in any
+   * process, names the same run, so a resume finds the run a restart began.
+   */
   successor(): RunStore;
   /** Makes everything written so far durable (journal and events). */
   flush(): Awaitable<void>;
