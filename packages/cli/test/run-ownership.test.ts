@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJournal } from '@orchestra/core';
+import { isProcessAlive, readJournal } from '@orchestra/core';
 import { BIN, ROOT, orchestra, startOrchestra, tempDir } from './cli-helpers.js';
 import { spawn, spawnSync } from 'node:child_process';
 
@@ -33,13 +33,9 @@ function lines(file: string): string[] {
   return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : [];
 }
 
+/** Running (a zombie, exited but not yet reaped by init, does not count). */
 function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return isProcessAlive(pid, null);
 }
 
 function statusJson(dir: string): { code: number | null; json: Record<string, unknown> } {

@@ -39,7 +39,8 @@ export class RunRecorder {
         this.chain(() => store.appendInterview(JSON.stringify(event)));
         this.flushEvents();
       }
-      if (event.type.startsWith('pipeline.')) this.flushEvents();
+      // A run's start, end and what happened to the run itself are stored at once, not with the next node.
+      if (event.type.startsWith('pipeline.') || event.type.startsWith('run.')) this.flushEvents();
     });
   }
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 /**
@@ -8,6 +8,19 @@ import { hostname } from 'node:os';
  * where there is no /proc or the process is gone.
  */
 export function processStartTime(pid: number): string | undefined {
+  return procStat(pid)?.startTime;
+}
+
+/** What `/proc/<pid>/stat` says of a process: its state letter, process group and start time. */
+export interface ProcStat {
+  /** `R`, `S`, `D`, `T`, `Z` (a zombie: exited, not yet reaped), ... */
+  state: string;
+  pgrp: number;
+  startTime: string;
+}
+
+/** Reads `/proc/<pid>/stat`; `undefined` where there is no /proc or the process is gone. */
+export function procStat(pid: number | string): ProcStat | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -16,7 +29,13 @@ export function processStartTime(pid: number): string | undefined {
   }
   // The command name (field 2) is in parentheses and may hold spaces or ')': fields start after the last ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return fields[19]; // field 22 overall: 2 fields (pid, comm) precede this slice's field 3
+  // fields[0] is field 3 overall (state), fields[2] field 5 (pgrp), fields[19] field 22 (starttime).
+  return { state: fields[0] ?? '', pgrp: Number(fields[2]), startTime: fields[19] ?? '' };
+}
+
+/** True for a process that has exited and waits only to be reaped (or is being torn down). */
+function isZombie(stat: ProcStat | undefined): boolean {
+  return stat !== undefined && (stat.state === 'Z' || stat.state === 'X');
 }
 
 /** This machine's host name, as leases and process records name it. */
@@ -36,9 +55,35 @@ export function isProcessAlive(pid: number, startTime: string | null | undefined
     // EPERM: it exists but belongs to someone else.
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const stat = procStat(pid);
+  if (isZombie(stat)) return false; // exited; its parent has not reaped it yet
   if (startTime === null || startTime === undefined) return true;
-  const now = processStartTime(pid);
-  return now === undefined || now === startTime;
+  return stat === undefined || stat.startTime === startTime;
+}
+
+/**
+ * True when a process group has a member that has not exited (zombies do
+ * not count: they are done, waiting to be reaped). Reads /proc where there
+ * is one; elsewhere asks the kernel whether the group exists.
+ */
+export function groupHasLiveMembers(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  }
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue; // not a PID
+    const stat = procStat(entry);
+    if (stat && stat.pgrp === pgid && !isZombie(stat)) return true;
+  }
+  return false;
 }
 
 /** This process's own identity, for leases. */

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hostName, processStartTime } from './process-identity.js';
+import { groupHasLiveMembers, hostName, procStat } from './process-identity.js';
 
 /** A process group to stop: its id (the leader's PID), the leader's start time when known, and its host. */
 export interface ProcessGroupRef {
@@ -8,14 +8,8 @@ export interface ProcessGroupRef {
   host: string;
 }
 
-function groupExists(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** A group with a member still running (zombies, exited but not reaped, do not count). */
+const groupExists = groupHasLiveMembers;
 
 /**
  * True when the group is still the one recorded: its leader runs with the
@@ -25,9 +19,9 @@ function groupExists(pgid: number): boolean {
  */
 export function isSameGroup(ref: ProcessGroupRef): boolean {
   if (ref.host !== hostName() || !groupExists(ref.pgid)) return false;
-  const leaderStart = processStartTime(ref.pgid);
-  if (leaderStart === undefined) return true;
-  return ref.start_time === null || leaderStart === ref.start_time;
+  const leader = procStat(ref.pgid);
+  if (leader === undefined || leader.state === 'Z') return true; // the leader exited; members of its group remain
+  return ref.start_time === null || leader.startTime === ref.start_time;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { OrchestraError } from '../errors.js';
@@ -40,6 +40,11 @@ export function defaultLogsRoot(pipeline: string, base = process.cwd(), now = ne
 export function restartDirectory(logsRoot: string): string {
   const match = /^(.*)-restart-(\d+)$/.exec(logsRoot);
   return match ? `${match[1]}-restart-${Number(match[2]) + 1}` : `${logsRoot}-restart-1`;
+}
+
+/** Files a creation killed before its manifest was in place can leave: the pipeline copy and temporary files. */
+function isCreationLeftover(name: string): boolean {
+  return name === RUN_FILES.pipeline || /\.\d+\.(new|tmp)$/.test(name);
 }
 
 /** Options of a {@link FileRunStore}. */
@@ -87,17 +92,19 @@ export class FileRunStore implements RunStore {
       if (holder && isProcessAlive(holder.pid, holder.start_time, holder.host)) throw new RunLockedError(this.location, holder);
       throw this.exists_();
     }
-    if (entries.length > 0) {
+    // What a creation killed before its manifest leaves behind may be replaced; anything else is not ours.
+    if (entries.some((name) => !isCreationLeftover(name))) {
       throw new OrchestraError('ORCH_RUN_EXISTS', `${this.location} is not empty and holds no run; choose an empty or new directory for --logs-dir`);
     }
     diskOp(this.location, () => mkdirSync(this.location, { recursive: true }));
+    // The pipeline copy first, the manifest last: a run exists (and can be resumed) only once both are there.
+    if (source !== undefined) writeFileAtomic(this.path(RUN_FILES.pipeline), source);
     try {
       createFileExclusive(this.path(RUN_FILES.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw this.exists_();
       throw error;
     }
-    if (source !== undefined) diskOp(this.location, () => writeFileSync(this.path(RUN_FILES.pipeline), source));
   }
 
   private exists_(): OrchestraError {

@@ -3,6 +3,7 @@ import { loadPipeline } from '../pipeline/pipeline-loader.js';
 import { ValidationError } from '../lint/validate.js';
 import { continueRun, startRestartedRun } from '../engine/run-engine.js';
 import type { RunResult } from '../engine/run-result.js';
+import type { JsonValue } from '../engine/outcome.js';
 import { planRun } from '../engine/plan.js';
 import { restore } from '../engine/store/restore.js';
 import type { RunStore } from '../engine/store/run-store.js';
@@ -47,7 +48,9 @@ export async function resumePipeline(run: string | RunStore, options: ResumeOpti
     const graph = options.graph ?? (await loadRunGraph(store, registry.types()));
     const journal = await store.readJournal();
     if (journal.problem) throw new CheckpointError(`${store.location}: ${journal.problem}; the run was left untouched`);
-    const restored = restore(await store.readCheckpoint(), journal.entries, manifest.start_node, new Set(graph.nodes.keys()));
+    // Without a checkpoint the run starts over with what it was started with (as a fresh run's context is made).
+    const initialContext = { ...(manifest.initial_context as Record<string, JsonValue>), 'graph.goal': graph.attributes.goal ?? '' };
+    const restored = restore(await store.readCheckpoint(), journal.entries, manifest.start_node, new Set(graph.nodes.keys()), initialContext);
     const { state } = restored;
     const workdir = options.workdir ?? manifest.workdir ?? process.cwd();
     const engine = engineOptions({ ...options, initialContext: manifest.initial_context, ...(manifest.run_options ? { runOptions: manifest.run_options } : {}) }, workdir);

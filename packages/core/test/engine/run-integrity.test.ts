@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileRunStore, OrchestraError, resumePipeline, runPipeline, systemClock, type Clock, type Graph } from '../../src/index.js';
@@ -34,11 +34,22 @@ describe('the engine guards its store', () => {
   });
 
   it('resumes a run killed between its manifest and its first checkpoint from the start node', async () => {
-    const { logsRoot, result } = await run(CHAIN, { handlers: { s: scripted().handler }, source: CHAIN });
+    const { logsRoot, result } = await run(CHAIN, { handlers: { s: scripted().handler }, source: CHAIN, initialContext: { seeded: 'yes' } });
     expect(result.status).toBe('success');
     for (const f of ['checkpoint.json', 'journal.jsonl', 'events.jsonl']) rmSync(join(logsRoot, f));
     const resumed = await resumePipeline(logsRoot, { registry: registryWith({ s: scripted().handler }) });
     expect(resumed).toMatchObject({ status: 'success', completedNodes: ['start', 'a', 'b', 'exit'] });
+    expect(resumed.context).toMatchObject({ 'graph.goal': '', seeded: 'yes' });
+  });
+
+  it('a run directory whose creation was killed before its manifest can be used again', async () => {
+    const logsRoot = newLogsRoot();
+    mkdirSync(logsRoot);
+    writeFileSync(join(logsRoot, 'pipeline.dot'), 'half');
+    writeFileSync(join(logsRoot, 'manifest.json.4242.new'), '{"form');
+    const { result } = await run(CHAIN, { handlers: { s: scripted().handler }, source: CHAIN, logsRoot });
+    expect(result.status).toBe('success');
+    expect(readFileSync(join(logsRoot, 'pipeline.dot'), 'utf8')).toBe(CHAIN);
   });
 
   it('trims a torn last line of events.jsonl before appending, like the journal', async () => {

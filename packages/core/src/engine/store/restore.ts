@@ -38,14 +38,21 @@ export function stateOfCheckpoint(checkpoint: Checkpoint): EngineState {
  * the uninterrupted one. Pure: shared by resume and `orchestra status`.
  *
  * Without a checkpoint (the process died right after creating the run) the
- * run restarts from `startNode`. Throws {@link CheckpointError} when the
+ * run restarts from `startNode` with `initialContext` (what the run started
+ * with: its `--set` values and `graph.goal`). Throws {@link CheckpointError} when the
  * records disagree: a journal shorter than the checkpoint says (cut or
  * deleted), a gap in its sequence, or an entry naming a node `knownNodes`
  * does not have.
  */
-export function restore(checkpoint: Checkpoint | undefined, entries: readonly JournalEntry[], startNode: string, knownNodes?: ReadonlySet<string>): RestoredRun {
+export function restore(
+  checkpoint: Checkpoint | undefined,
+  entries: readonly JournalEntry[],
+  startNode: string,
+  knownNodes?: ReadonlySet<string>,
+  initialContext: Readonly<Record<string, JsonValue>> = {},
+): RestoredRun {
   const state = checkpoint ? stateOfCheckpoint(checkpoint) : initialState(startNode);
-  const context: Record<string, JsonValue> = checkpoint ? { ...checkpoint.context } : {};
+  const context: Record<string, JsonValue> = checkpoint ? { ...checkpoint.context } : { ...initialContext };
   const logs = checkpoint ? [...checkpoint.logs] : [];
   const last = entries.length > 0 ? (entries[entries.length - 1] as JournalEntry).seq : 0;
   if (last < state.seq) {
