@@ -121,6 +121,9 @@ describe('one owner per run', () => {
     expect(overridden.code, overridden.stderr).toBe(0);
     expect(overridden.stderr).toContain(`tool commands run in ${elsewhere} (the run started in ${project})`);
     expect(readFileSync(join(moved, 'work', 'stdout.log'), 'utf8').trim()).toBe(elsewhere);
+    const missing = orchestra('resume', moved, '--cwd', join(dir, 'nowhere'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('not a directory');
   }, 30_000);
 });
 

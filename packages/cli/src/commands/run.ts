@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   AutoApproveInterviewer,
@@ -284,6 +284,14 @@ async function runPipelineOf(logsRoot: string): Promise<{ graph: Graph; sourceFi
   return { graph: loaded.graph, sourceFile };
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Flags of `resume` only. */
 export interface ResumeCommandFlags extends RunFlags {
   /** Run tool commands here instead of the directory the run started in. */
@@ -309,6 +317,10 @@ export async function resumeCommand(logsDir: string, given: ResumeCommandFlags, 
   const chatty = !flags.quiet && !flags.json;
   if (restored.length > 0 && chatty) io.stderr(`orchestra: continuing with the options the run started with: ${restored.join(' ')}\n`);
   const workdir = given.cwd !== undefined ? resolve(given.cwd) : manifest.workdir;
+  if (given.cwd !== undefined && !isDirectory(workdir as string)) {
+    io.stderr(`orchestra: --cwd ${given.cwd}: not a directory\n`);
+    return ExitCode.usage;
+  }
   if (given.cwd !== undefined && chatty) io.stderr(`orchestra: tool commands run in ${workdir}${manifest.workdir ? ` (the run started in ${manifest.workdir})` : ''}\n`);
   const pipeline = await runPipelineOf(logsRoot);
   const setup: Setup | string = pipeline ? await setUp(pipeline.graph, pipeline.sourceFile, flags) : { defaults: { autoApprove: false }, ...(flags.simulate ? { backend: simulationBackend } : {}) };

@@ -13,7 +13,7 @@ import { engineOptions } from './run-pipeline.js';
 import { openEvents, registryFor, type RunOptions } from './run-options.js';
 
 /** Options of {@link resumePipeline}: those of a run, plus the graph when the run was stored without its source. */
-export interface ResumeOptions extends Omit<RunOptions, 'logsRoot' | 'source' | 'sourceFile' | 'initialContext' | 'runOptions'> {
+export interface ResumeOptions extends Omit<RunOptions, 'logsRoot' | 'store' | 'source' | 'sourceFile' | 'initialContext' | 'runOptions'> {
   graph?: Graph;
 }
 
