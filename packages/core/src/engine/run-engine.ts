@@ -1,20 +1,21 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Graph } from '../graph/model.js';
-import { hostName, processStartTime } from '../os/process-identity.js';
 import { stopProcessGroups } from '../os/stop-process-groups.js';
 import { AnswerLater } from './answer-later.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock } from './clock.js';
+import type { EngineOptions } from './engine-options.js';
 import { decideAfterStep, checkGoalGates } from './decide.js';
 import { applyEntry, initialState, type EngineState } from './engine-state.js';
 import type { EventBus } from './event-bus.js';
 import { Interrupted } from './execute-node.js';
-import type { Arrival, ProcessLedger, RunView } from './handler.js';
-import type { ProgressStore } from './node-progress.js';
+import type { Arrival, RunView } from './handler.js';
 import { runNodeStep, type StepEnvironment, type StepResult } from './node-step.js';
 import type { Plan } from './plan.js';
 import { createBranchRunner } from './run-branch.js';
-import { RunContext, toJsonValue } from './run-context.js';
+import { RunContext } from './run-context.js';
 import { RunRecorder } from './run-recorder.js';
+import { abortReason, finish, interrupt, park, type Session } from './session.js';
+import { processLedger, progressStore } from './session-services.js';
 import type { RunResult } from './run-result.js';
 import { readPendingQuestions, writePendingQuestions } from './store/pending-questions.js';
 import type { JournalEntry, Manifest } from './store/records.js';
@@ -25,42 +26,10 @@ import { usageToFile } from './usage.js';
 /** The orchestra version recorded in manifests. */
 export const ORCHESTRA_VERSION = '0.1.0';
 
+export type { EngineOptions } from './engine-options.js';
+
 /** How long the engine may run steps without yielding to the event loop (so signals and timers are served). */
 const YIELD_EVERY_MS = 10;
-
-/** What the engine needs besides the plan and the store. */
-export interface EngineOptions {
-  /** Cancels the run at a safe point: the checkpoint is kept and the run can be resumed. */
-  signal?: AbortSignal;
-  /** Random source for backoff jitter (tests pass a fixed one). */
-  random?: () => number;
-  /** Time for back-off and timeouts (tests inject one). */
-  clock?: Clock;
-  /** Directory tool commands run in. */
-  workdir: string;
-  /** Longest the checkpoint may lag the journal during a run (default 500 ms). */
-  checkpointIntervalMs?: number;
-  /** Initial context values (`--set key=value`). */
-  initialContext?: Record<string, unknown>;
-  /** The pipeline's DOT text, stored with the run so `resume` runs the same graph. */
-  source?: string;
-  /** Where the pipeline came from, for the manifest. */
-  sourceFile?: string;
-  /** Options that change how the run behaves, recorded in the manifest for resume (the engine does not read them). */
-  runOptions?: Record<string, unknown>;
-}
-
-interface Session {
-  plan: Plan;
-  options: EngineOptions;
-  store: RunStore;
-  context: RunContext;
-  state: EngineState;
-  events: EventBus;
-  recorder: RunRecorder;
-  clock: Clock;
-  started: number;
-}
 
 /** A run that ended on a `loop_restart` edge: where the next run starts. */
 export interface Restart {
@@ -154,92 +123,6 @@ async function runSession(plan: Plan, store: RunStore, options: EngineOptions, e
   } finally {
     await recorder.close();
   }
-}
-
-/** The result of a session in its current state. */
-function resultOf(session: Session, status: RunResult['status']): RunResult {
-  const { state } = session;
-  return {
-    status,
-    completedNodes: [...state.completedNodes],
-    context: session.context.snapshot(),
-    logsRoot: session.store.location,
-    ...(state.failureReason ? { failureReason: state.failureReason } : {}),
-    retries: state.totalRetries,
-    durationMs: performance.now() - session.started,
-    ...(state.usage ? { usage: state.usage } : {}),
-  };
-}
-
-async function finish(session: Session, status: 'completed' | 'failed', failureReason: string | null, lastNode?: string): Promise<RunResult> {
-  const { state, events } = session;
-  state.status = status;
-  state.nextNode = null;
-  state.failureReason = failureReason;
-  await session.recorder.checkpoint(state, session.context, true);
-  if (lastNode !== undefined) events.emit({ type: 'checkpoint.saved', nodeId: lastNode, completedNodes: state.completedNodes.length, file: true });
-  const durationMs = performance.now() - session.started;
-  const nodesRun = state.completedNodes.length;
-  const usage = state.usage ? { usage: state.usage } : {};
-  if (status === 'completed') {
-    events.emit({ type: 'pipeline.completed', status: 'success', durationMs, nodesRun, retries: state.totalRetries, ...usage });
-    return resultOf(session, 'success');
-  }
-  events.emit({ type: 'pipeline.failed', failureReason: failureReason ?? 'failed', durationMs, nodesRun, retries: state.totalRetries, ...usage });
-  return resultOf(session, 'fail');
-}
-
-async function interrupt(session: Session, reason: string): Promise<RunResult> {
-  const { state } = session;
-  state.status = 'interrupted';
-  await session.recorder.checkpoint(state, session.context, true);
-  session.events.emit({ type: 'pipeline.interrupted', reason, durationMs: performance.now() - session.started, lastNode: state.currentNode });
-  return resultOf(session, 'interrupted');
-}
-
-/** Parks the run at a question nobody can answer now (orchestra's durable waits). */
-async function park(session: Session, request: AnswerLater): Promise<RunResult> {
-  const { state } = session;
-  await writePendingQuestions(session.store, request.questions);
-  state.status = 'parked';
-  await session.recorder.checkpoint(state, session.context, true);
-  const reason = request.reason ? { reason: request.reason } : {};
-  session.events.emit({ type: 'pipeline.parked', nodeId: request.question.stage, questionText: request.question.text, durationMs: performance.now() - session.started, ...reason });
-  return { ...resultOf(session, 'parked'), ...(request.reason ? { parkedReason: request.reason } : {}) };
-}
-
-function abortReason(signal: AbortSignal | undefined): string {
-  const reason: unknown = signal?.reason;
-  if (typeof reason === 'string') return reason;
-  if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
-  return 'cancelled';
-}
-
-/** In-node progress kept in the session's state and stored with the checkpoint at once. */
-function progressStore(session: Session): ProgressStore {
-  const { state } = session;
-  return {
-    get: (nodeId) => (nodeId in state.nodeProgress ? structuredClone(state.nodeProgress[nodeId]) : undefined),
-    save: (nodeId, data) => {
-      // Data that is not JSON throws here, at the call.
-      if (data === undefined) delete state.nodeProgress[nodeId];
-      else state.nodeProgress[nodeId] = toJsonValue(nodeId, data, `the progress saved by node ${JSON.stringify(nodeId)}`);
-      return session.recorder.checkpoint(state, session.context, true).then(() => {
-        session.events.emit({ type: 'checkpoint.saved', nodeId, completedNodes: state.completedNodes.length, file: true });
-      });
-    },
-    discard: (nodeId) => {
-      delete state.nodeProgress[nodeId];
-    },
-  };
-}
-
-/** A node's process ledger over the run's store. */
-function processLedger(store: RunStore, nodeId: string): ProcessLedger {
-  return {
-    started: (pid, command) => store.recordProcess({ pgid: pid, start_time: processStartTime(pid) ?? null, host: hostName(), node: nodeId, command }),
-    exited: (pid) => store.forgetProcess(pid),
-  };
 }
 
 /** The journal entry recording a completed step. */

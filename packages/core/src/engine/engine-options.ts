@@ -1,0 +1,23 @@
+import type { Clock } from './clock.js';
+
+/** What the engine needs besides the plan and the store. */
+export interface EngineOptions {
+  /** Cancels the run at a safe point: the checkpoint is kept and the run can be resumed. */
+  signal?: AbortSignal;
+  /** Random source for backoff jitter (tests pass a fixed one). */
+  random?: () => number;
+  /** Time for back-off and timeouts (tests inject one). */
+  clock?: Clock;
+  /** Directory tool commands run in. */
+  workdir: string;
+  /** Longest the checkpoint may lag the journal during a run (default 500 ms). */
+  checkpointIntervalMs?: number;
+  /** Initial context values (`--set key=value`). */
+  initialContext?: Record<string, unknown>;
+  /** The pipeline's DOT text, stored with the run so `resume` runs the same graph. */
+  source?: string;
+  /** Where the pipeline came from, for the manifest. */
+  sourceFile?: string;
+  /** Options that change how the run behaves, recorded in the manifest for resume (the engine does not read them). */
+  runOptions?: Record<string, unknown>;
+}
