@@ -3,7 +3,18 @@
 import { build } from 'esbuild';
 
 const banner = { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" };
-for (const entry of ['main', 'engine-main', 'llm-main', 'startup-main']) {
+// The store benchmark leaves LangChain packages to node (from node_modules): the SQLite
+// checkpointer it installs on demand (.peers) must share LangGraph's copy of
+// @langchain/langgraph-checkpoint, which a bundled copy would not be.
+const entries = [
+  ['main', []],
+  ['engine-main', []],
+  ['llm-main', []],
+  ['startup-main', []],
+  ['store-main', ['@langchain/*']],
+  ['store-child', ['@langchain/*']],
+];
+for (const [entry, external] of entries) {
   await build({
     entryPoints: [new URL(`./src/${entry}.ts`, import.meta.url).pathname],
     outfile: new URL(`./dist/${entry}.mjs`, import.meta.url).pathname,
@@ -13,5 +24,6 @@ for (const entry of ['main', 'engine-main', 'llm-main', 'startup-main']) {
     target: 'node20',
     logLevel: 'warning',
     banner,
+    external,
   });
 }
