@@ -11,7 +11,7 @@ describe('durable waits: --park, orchestra answer, orchestra status (black box)'
     const first = orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--park', '--quiet', '--logs-dir', parked);
     expect(first.code).toBe(3);
     expect(first.stdout).toContain('… parked, waiting for a human');
-    expect(first.stderr).toContain(`Answer with one of [A] Approve, [F] Fix:\n  orchestra answer ${parked} A\n  orchestra answer ${parked} F\nthen continue:\n  orchestra resume ${parked} --simulate --park\n`);
+    expect(first.stderr).toContain(`Answer with one of [A] Approve, [F] Fix:\n  orchestra answer ${parked} A\n  orchestra answer ${parked} F\nthen continue:\n  orchestra resume ${parked}\n`);
     expect(first.stderr).not.toContain('--auto-approve'); // parked on purpose: no advice for unattended runs
     const pending = JSON.parse(readFileSync(join(parked, 'pending-questions.json'), 'utf8'));
     expect(pending.questions).toEqual([
@@ -20,7 +20,7 @@ describe('durable waits: --park, orchestra answer, orchestra status (black box)'
     expect(readCheckpoint(parked)).toMatchObject({ status: 'parked', next_node: 'review_gate', completed_nodes: ['start'] });
 
     const status = orchestra('status', parked);
-    expect(status.code).toBe(0);
+    expect(status.code).toBe(3); // status exits 3 for a parked run
     expect(status.stdout).toContain('Review: parked');
     expect(status.stdout).toContain('waiting for an answer to review_gate: Review Changes');
 
