@@ -8,28 +8,44 @@ import type { RunEvent, RunEventInput } from './events.js';
  */
 export class EventBus {
   private readonly emitter = new EventEmitter<{ event: [RunEvent]; close: [] }>();
-  // Listeners may be async; their results are ignored (and rejections swallowed).
   private closed = false;
+  /** The last time stamp, and the millisecond it is for: many events share one. */
+  private stampMs = -1;
+  private stamp = '';
+
+  /** The current time as ISO-8601, formatted once per millisecond. */
+  private now(): string {
+    const ms = Date.now();
+    if (ms !== this.stampMs) {
+      this.stampMs = ms;
+      this.stamp = new Date(ms).toISOString();
+    }
+    return this.stamp;
+  }
 
   /** Emits an event, stamping it with the current time; returns the event. */
   emit(input: RunEventInput): RunEvent {
-    const event = { ...input, at: new Date().toISOString() } as RunEvent;
-    for (const listener of this.emitter.listeners('event')) {
-      try {
-        const result: unknown = listener(event);
-        // An async listener's rejection must not become an unhandled rejection either.
-        if (result instanceof Promise) result.catch(() => {});
-      } catch {
-        // A broken listener must not stop the pipeline.
-      }
-    }
+    const event = { ...input, at: this.now() } as RunEvent;
+    this.emitter.emit('event', event);
     return event;
   }
 
-  /** Calls `listener` for every event; returns a function that removes it. */
+  /**
+   * Calls `listener` for every event; returns a function that removes it.
+   * A listener that throws, or returns a promise that rejects, is ignored:
+   * it cannot stop the run.
+   */
   on(listener: (event: RunEvent) => unknown): () => void {
-    this.emitter.on('event', listener);
-    return () => this.emitter.off('event', listener);
+    const isolated = (event: RunEvent) => {
+      try {
+        const result: unknown = listener(event);
+        if (result instanceof Promise) result.catch(() => {});
+      } catch {
+        // a broken listener must not stop the pipeline
+      }
+    };
+    this.emitter.on('event', isolated);
+    return () => this.emitter.off('event', isolated);
   }
 
   /** Ends the stream: iterators from {@link EventBus.stream} finish after draining. */

@@ -147,8 +147,8 @@ export class RunContext {
   /** The keys written since the last call, with their values; resets the record. */
   takeChanges(): Record<string, JsonValue> {
     const out = Object.fromEntries(this.changes);
-    this.changes = new Map();
-    this.previous = new Map();
+    this.changes.clear(); // reused: one node's record at a time, no new maps per node
+    this.previous.clear();
     return out;
   }
 
@@ -166,8 +166,8 @@ export class RunContext {
       else this.values.set(key, value);
     }
     if (this.newLogs > 0) this.logEntries.splice(-this.newLogs);
-    this.changes = new Map();
-    this.previous = new Map();
+    this.changes.clear();
+    this.previous.clear();
     this.newLogs = 0;
   }
 

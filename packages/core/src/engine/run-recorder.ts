@@ -23,8 +23,10 @@ export class RunRecorder {
   private pendingEvents: string[] = [];
   private deferred: NodeJS.Timeout | undefined;
   private closed = false;
-  /** A failed deferred checkpoint write, reported by the next call (the journal has the state meanwhile). */
-  private writing: Promise<void> = Promise.resolve();
+  /** Store writes still going (asynchronous stores); undefined when none is. Writes run in order. */
+  private writing: Promise<void> | undefined;
+  /** The first store write that failed: every later call reports it. */
+  private failure: { error: unknown } | undefined;
 
   constructor(
     readonly store: RunStore,
@@ -44,16 +46,43 @@ export class RunRecorder {
     });
   }
 
-  /** Runs store writes made from event listeners in order, after what came before. */
+  /**
+   * Runs a store write in order after those before it. A synchronous store
+   * (files, memory) is written at once, without a promise; an asynchronous
+   * one is chained. After a failure nothing more is written.
+   */
   private chain(write: () => unknown): void {
-    this.writing = this.writing.then(async () => {
-      await write();
+    const next = this.writing ? this.writing.then(() => this.attempt(write)) : this.attempt(write);
+    if (!next) return;
+    this.writing = next;
+    void next.then(() => {
+      if (this.writing === next) this.writing = undefined;
     });
   }
 
-  /** Waits for writes started from listeners; throws the first that failed. */
-  async settle(): Promise<void> {
-    await this.writing;
+  /** Runs one write; returns its promise when the store is asynchronous. A failure is kept, never thrown here. */
+  private attempt(write: () => unknown): Promise<void> | undefined {
+    if (this.failure) return undefined;
+    try {
+      const result = write();
+      if (result instanceof Promise) {
+        return result.then(
+          () => undefined,
+          (error: unknown) => {
+            this.failure ??= { error };
+          },
+        );
+      }
+    } catch (error) {
+      this.failure ??= { error };
+    }
+    return undefined;
+  }
+
+  /** Waits for the store writes made so far; throws the first that failed. */
+  settle(): Promise<void> | void {
+    if (this.writing) return this.writing.then(() => this.settle());
+    if (this.failure) throw this.failure.error;
   }
 
   /** Opens the node's stage (created if new). */
@@ -67,11 +96,10 @@ export class RunRecorder {
   }
 
   /** Stores a node's journal entry, with the events batched since the last one. */
-  async appendJournal(entry: JournalEntry): Promise<void> {
-    await this.writing;
-    await this.store.appendJournal(entry);
+  appendJournal(entry: JournalEntry): Promise<void> | void {
+    this.chain(() => this.store.appendJournal(entry));
     this.flushEvents();
-    await this.writing;
+    return this.settle();
   }
 
   /** Stores buffered event lines. */
@@ -88,14 +116,14 @@ export class RunRecorder {
    * of the interval, so the checkpoint trails the journal by at most the
    * interval even while a long node runs.
    */
-  async checkpoint(state: EngineState, context: RunContext, force = false): Promise<boolean> {
+  checkpoint(state: EngineState, context: RunContext, force = false): Promise<boolean> | boolean {
     const now = performance.now();
     const wait = this.intervalMs - (now - this.lastCheckpoint);
     if (!force && wait > 0) {
       this.deferred ??= setTimeout(() => {
         this.deferred = undefined;
         // A failure (a full disk) is left for the next checkpoint: the journal has the state.
-        if (!this.closed) this.checkpoint(state, context, true).catch(() => {});
+        if (!this.closed) Promise.resolve().then(() => this.checkpoint(state, context, true)).catch(() => {});
       }, wait);
       this.deferred.unref();
       return false;
@@ -106,8 +134,8 @@ export class RunRecorder {
     this.flushEvents();
     const checkpoint = checkpointOf(state, context);
     this.chain(() => this.store.writeCheckpoint(checkpoint));
-    await this.writing;
-    return true;
+    const settled = this.settle();
+    return settled ? settled.then(() => true) : true;
   }
 
   /**
@@ -122,7 +150,7 @@ export class RunRecorder {
     this.unsubscribe();
     let failure: unknown;
     try {
-      await this.writing;
+      await this.settle();
     } catch (error) {
       failure = error;
     }

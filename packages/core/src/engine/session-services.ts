@@ -14,7 +14,7 @@ export function progressStore(session: Session): ProgressStore {
       // Data that is not JSON throws here, at the call.
       if (data === undefined) delete state.nodeProgress[nodeId];
       else state.nodeProgress[nodeId] = toJsonValue(nodeId, data, `the progress saved by node ${JSON.stringify(nodeId)}`);
-      return session.recorder.checkpoint(state, session.context, true).then(() => {
+      return Promise.resolve(session.recorder.checkpoint(state, session.context, true)).then(() => {
         session.events.emit({ type: 'checkpoint.saved', nodeId, completedNodes: state.completedNodes.length, file: true });
       });
     },
