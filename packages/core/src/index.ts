@@ -57,6 +57,7 @@ export {
 } from './engine/store/records.js';
 export { CheckpointError, NoSpaceError, RunLockedError } from './engine/store/store-errors.js';
 export { restore, stateOfCheckpoint, type RestoredRun } from './engine/store/restore.js';
+export { parseJournalLines } from './engine/store/parse-journal.js';
 export type { EngineState } from './engine/engine-state.js';
 export { questionId, readPendingQuestions, readRecordedAnswers, writePendingQuestions, writeRecordedAnswers } from './engine/store/pending-questions.js';
 export { FileRunStore, defaultLogsRoot, restartDirectory, type FileRunStoreOptions } from './run/file-run-store.js';

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import {
   CheckpointError,
   CheckpointSchema,
-  JournalEntrySchema,
+  parseJournalLines,
   ManifestSchema,
   OrchestraError,
   RunLockedError,
@@ -124,19 +124,7 @@ export class MemoryRunStore implements RunStore {
 
   readJournal(): JournalRead {
     const { lines, torn } = this.journal.read();
-    const entries: JournalEntry[] = [];
-    for (let i = 0; i < lines.length; i++) {
-      let entry: JournalEntry | undefined;
-      try {
-        const result = JournalEntrySchema.safeParse(JSON.parse(lines[i] as string));
-        if (result.success) entry = result.data;
-      } catch {
-        // reported below
-      }
-      if (!entry) return { entries, problem: `journal entry ${i + 1} is damaged; replay stopped before it`, torn };
-      entries.push(entry);
-    }
-    return { entries, torn };
+    return parseJournalLines(lines, torn);
   }
 
   appendJournal(entry: JournalEntry): void {

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { OrchestraError } from '../errors.js';
 import {
   CheckpointSchema,
-  JournalEntrySchema,
   ManifestSchema,
   ProcessRecordSchema,
   type Checkpoint,
@@ -16,6 +15,7 @@ import {
 } from '../engine/store/records.js';
 import type { RunLease, RunStore, StageStore } from '../engine/store/run-store.js';
 import { CheckpointError, RunLockedError } from '../engine/store/store-errors.js';
+import { parseJournalLines } from '../engine/store/parse-journal.js';
 import { isProcessAlive } from '../os/process-identity.js';
 import { acquireFileLease, readLockFile } from './file-lease.js';
 import { openFileStage } from './file-stage-store.js';
@@ -145,19 +145,7 @@ export class FileRunStore implements RunStore {
 
   readJournal(): JournalRead {
     const { lines, torn } = readLines(this.path(RUN_FILES.journal));
-    const entries: JournalEntry[] = [];
-    for (let i = 0; i < lines.length; i++) {
-      let parsed: JournalEntry | undefined;
-      try {
-        const result = JournalEntrySchema.safeParse(JSON.parse(lines[i] as string));
-        if (result.success) parsed = result.data;
-      } catch {
-        // reported below
-      }
-      if (!parsed) return { entries, problem: `${RUN_FILES.journal} line ${i + 1} is damaged; replay stopped before it`, torn };
-      entries.push(parsed);
-    }
-    return { entries, torn };
+    return parseJournalLines(lines, torn, `${RUN_FILES.journal} line`);
   }
 
   appendJournal(entry: JournalEntry): void {
