@@ -67,6 +67,24 @@ export function classFromLabel(label: string): string {
  * undefined when there is no usable graph (the reason is in `diagnostics`).
  */
 export function buildGraph(dot: DotASTNode, ctx: BuildContext, file?: string): Graph | undefined {
+  return startGraph(dot, ctx, file)?.finish();
+}
+
+/** A graph being built from a large file's statements, one parsed piece at a time. */
+export interface PartialGraph {
+  /** Adds root-level statements parsed from another piece of the text; `locate` maps that piece's offsets. */
+  add(statements: readonly ClusterStatementASTNode[], locate: (normalizedOffset: number) => SourceLocation): void;
+  /** The graph of every statement added. */
+  finish(): Graph;
+}
+
+/**
+ * Like {@link buildGraph}, for a file parsed in pieces (see
+ * parse-pipeline-source.ts): `dot` is the first piece (the `digraph` header
+ * and the first statements); the others are added in order. Undefined when
+ * there is no usable graph.
+ */
+export function startGraph(dot: DotASTNode, ctx: BuildContext, file?: string): PartialGraph | undefined {
   const graphs = dot.children.filter((c): c is GraphASTNode => c.type === 'Graph');
   if (graphs.length === 0) {
     ctx.diagnostics.push({
@@ -106,7 +124,7 @@ export function buildGraph(dot: DotASTNode, ctx: BuildContext, file?: string): G
       location: rootLocation,
     });
   }
-  return new GraphBuilder(ctx).build(root, rootLocation, file);
+  return new GraphBuilder(ctx).start(root, rootLocation, file);
 }
 
 class GraphBuilder {
@@ -115,21 +133,27 @@ class GraphBuilder {
   private readonly graphAttributes: Record<string, string> = {};
   private readonly graphOrigins: Record<string, AttributeOrigin> = {};
 
-  constructor(private readonly ctx: BuildContext) {}
+  constructor(private ctx: BuildContext) {}
 
-  build(root: GraphASTNode, location: SourceLocation, file?: string): Graph {
+  start(root: GraphASTNode, location: SourceLocation, file?: string): PartialGraph {
     const name = root.id ? this.literal(root.id) : undefined;
-    this.statements(root.children, { nodeDefaults: {}, edgeDefaults: {}, classes: [], depth: 0 }, true);
-    const graph: Graph = {
-      name: name ?? '',
-      attributes: this.graphAttributes,
-      origins: this.graphOrigins,
-      nodes: this.nodes,
-      edges: this.edges,
-      location,
-      ...(file === undefined ? {} : { file }),
+    const rootScope: Scope = { nodeDefaults: {}, edgeDefaults: {}, classes: [], depth: 0 };
+    this.statements(root.children, rootScope, true);
+    return {
+      add: (statements, locate) => {
+        this.ctx = { ...this.ctx, locate };
+        this.statements(statements, rootScope, true);
+      },
+      finish: () => ({
+        name: name ?? '',
+        attributes: this.graphAttributes,
+        origins: this.graphOrigins,
+        nodes: this.nodes,
+        edges: this.edges,
+        location,
+        ...(file === undefined ? {} : { file }),
+      }),
     };
-    return graph;
   }
 
   private statements(children: readonly ClusterStatementASTNode[], scope: Scope, isRoot: boolean): void {

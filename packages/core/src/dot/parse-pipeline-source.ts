@@ -1,8 +1,8 @@
 import { DotSyntaxError, parse } from 'ts-graphviz/ast';
 import type { DotASTNode } from 'ts-graphviz/ast';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { Diagnostic, SourceLocation } from '../diagnostics/diagnostic.js';
 import type { Graph } from '../graph/model.js';
-import { buildGraph } from './build-graph.js';
+import { buildGraph, startGraph, type BuildContext } from './build-graph.js';
 import { LineIndex } from './line-index.js';
 import { MAX_EDGE_CHAIN, normalizeSource } from './normalize-source.js';
 
@@ -21,6 +21,21 @@ const PARSE_LIMITS = {
   maxHTMLNesting: 100,
 } as const;
 
+/**
+ * Normalised text longer than this is parsed in pieces of about this many
+ * characters (whole statements of the root graph), each piece's syntax tree
+ * dropped once its statements are in the graph. ts-graphviz's tree costs
+ * about 4 KB a statement: a 100,000-node file would otherwise hold several
+ * hundred megabytes of it at once.
+ */
+export const PARSE_PIECE_LENGTH = 4 * 1024;
+
+/** Options of {@link parsePipelineSource}. */
+export interface ParseOptions {
+  /** Size of the pieces a long text is parsed in (default {@link PARSE_PIECE_LENGTH}); for tests. */
+  pieceLength?: number;
+}
+
 /** The result of parsing DOT text: a graph when one could be built, and every finding. */
 export interface ParseResult {
   graph?: Graph;
@@ -32,7 +47,7 @@ export interface ParseResult {
  * syntax errors and dialect violations come back as error diagnostics, each
  * with the line and column in `source`.
  */
-export function parsePipelineSource(source: string, file?: string): ParseResult {
+export function parsePipelineSource(source: string, file?: string, options: ParseOptions = {}): ParseResult {
   const lines = new LineIndex(source);
   const diagnostics: Diagnostic[] = [];
   if (source.length > MAX_SOURCE_LENGTH) {
@@ -56,6 +71,13 @@ export function parsePipelineSource(source: string, file?: string): ParseResult 
   }
   const locate = (offset: number) => lines.locate(normalized.toOriginal(offset), file);
 
+  const pieces = splitRootStatements(normalized.text, options.pieceLength ?? PARSE_PIECE_LENGTH);
+  if (pieces) {
+    const inPieces = parseInPieces(normalized.text, pieces, normalized.tokens, locate, file);
+    // A piece that does not parse: the whole text is parsed again, for the same diagnostics as always.
+    if (inPieces) return inPieces;
+  }
+
   let ast: DotASTNode;
   try {
     ast = parse(normalized.text, PARSE_LIMITS);
@@ -65,6 +87,138 @@ export function parsePipelineSource(source: string, file?: string): ParseResult 
   }
   const graph = buildGraph(ast, { tokens: normalized.tokens, locate, diagnostics }, file);
   return graph ? { graph, diagnostics } : { diagnostics };
+}
+
+/**
+ * Parses `text` piece by piece (`cuts` from {@link splitRootStatements}) into
+ * one graph; undefined when a piece does not parse.
+ */
+function parseInPieces(
+  text: string,
+  cuts: readonly number[],
+  tokens: BuildContext['tokens'],
+  locate: (offset: number) => SourceLocation,
+  file: string | undefined,
+): ParseResult | undefined {
+  const diagnostics: Diagnostic[] = [];
+  const parsePiece = (piece: string): DotASTNode | undefined => {
+    try {
+      return parse(piece, PARSE_LIMITS);
+    } catch {
+      return undefined;
+    }
+  };
+  // The first piece: the text up to the first cut, the root graph closed after it (offsets as in `text`).
+  const first = parsePiece(`${text.slice(0, cuts[0])}}`);
+  if (!first) return undefined;
+  const partial = startGraph(first, { tokens, locate, diagnostics }, file);
+  if (!partial) return undefined;
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const start = cuts[i] as number;
+    // Later pieces in a graph of their own: their offsets are shifted by the header's length.
+    const piece = parsePiece(`${PIECE_HEADER}${text.slice(start, cuts[i + 1])}}`);
+    if (!piece) return undefined;
+    const graph = piece.children.find((c) => c.type === 'Graph');
+    if (!graph) return undefined;
+    const shift = start - PIECE_HEADER.length;
+    partial.add(graph.children, (offset) => locate(offset + shift));
+  }
+  return { graph: partial.finish(), diagnostics };
+}
+
+const PIECE_HEADER = 'digraph{';
+
+/**
+ * Where a long normalised text can be cut into pieces of about `length`
+ * characters, each a run of whole statements of the root graph: the offsets
+ * of the cuts, the last one the root graph's closing brace. Undefined when
+ * the text is short, or has no cut, or has anything after the root graph
+ * (the whole text is parsed then). A cut goes after a `;`, or at a line break
+ * between a statement's last token and a word or string that can only start
+ * the next statement.
+ */
+export function splitRootStatements(text: string, length: number): number[] | undefined {
+  if (text.length <= length) return undefined;
+  const cuts: number[] = [];
+  let braces = 0;
+  let brackets = 0;
+  let html = 0;
+  let lastCut = -1; // the last cut, or where the root graph's body starts
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (html > 0) {
+      // An HTML-like string `<...>` (nested brackets), copied through by normalisation.
+      if (c === LT) html++;
+      else if (c === GT) html--;
+      continue;
+    }
+    if (c === QUOTE) {
+      // Quoted strings are placeholders after normalisation; a backslash would still escape.
+      let j = i + 1;
+      while (j < text.length && text.charCodeAt(j) !== QUOTE) j += text.charCodeAt(j) === BACKSLASH ? 2 : 1;
+      i = j;
+      continue;
+    }
+    if (c === LT) html = 1;
+    else if (c === OPEN_BRACE) {
+      braces++;
+      if (braces === 1 && lastCut < 0) lastCut = i + 1;
+    } else if (c === CLOSE_BRACE) {
+      braces--;
+      if (braces === 0) {
+        if (cuts.length === 0 || text.slice(i + 1).trim() !== '') return undefined;
+        cuts.push(i);
+        return cuts;
+      }
+    } else if (c === OPEN_BRACKET) brackets++;
+    else if (c === CLOSE_BRACKET) brackets--;
+    else if (braces === 1 && brackets === 0 && lastCut >= 0 && i - lastCut >= length && (c === SEMICOLON || (c === NEWLINE && statementBreak(text, i)))) {
+      cuts.push(i + 1);
+      lastCut = i + 1;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether the line break at `at` (at the root level) separates two
+ * statements: the text before it ends a statement (a word, a string, `]` or
+ * `}`, but not the keyword `subgraph`, which wants a name and a body) and
+ * the text after it starts one (a word or a string: never `->`, `=`, `[`).
+ */
+function statementBreak(text: string, at: number): boolean {
+  let next = at + 1;
+  while (next < text.length && isSpace(text.charCodeAt(next))) next++;
+  if (next >= text.length || !(isWordChar(text.charCodeAt(next)) || text.charCodeAt(next) === QUOTE)) return false;
+  let end = at;
+  while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
+  if (end === 0) return false;
+  const before = text.charCodeAt(end - 1);
+  if (before === CLOSE_BRACKET || before === CLOSE_BRACE || before === QUOTE) return true;
+  if (!isWordChar(before)) return false;
+  let start = end - 1;
+  while (start > 0 && isWordChar(text.charCodeAt(start - 1))) start--;
+  return !/^(?:subgraph|node|edge|graph|strict|digraph)$/i.test(text.slice(start, end));
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const LT = 60;
+const GT = 62;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+const SEMICOLON = 59;
+const NEWLINE = 10;
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/** A character of a DOT ID or numeral (what normalisation leaves unquoted). */
+function isWordChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c >= 0x80;
 }
 
 const GRAPH_KEYWORD = /^(?:strict\s+)?(?:di)?graph\b/i;

@@ -7,6 +7,7 @@ import type { EventBus } from './event-bus.js';
 import type { Arrival, BranchRunner, Handler, HandlerInput, ProcessLedger, RunView } from './handler.js';
 import type { ProgressStore } from './node-progress.js';
 import { OutcomeSchema, STATUS_FILE, StatusFileSchema, fromStatusFile, isSuccess, type Outcome } from './outcome.js';
+import { withStageDir } from './store/lazy-stage-dir.js';
 import type { StageStore } from './store/run-store.js';
 import { MAX_RETRY_AFTER_MS, delayForAttempt, retryAfterOf, type RetryPolicy } from './retry-policy.js';
 import { TokenUsageSchema, addUsage, type TokenUsage } from './usage.js';
@@ -90,15 +91,12 @@ async function attemptOnce(node: GraphNode, options: ExecuteNodeOptions, attempt
   const timeoutMs = durationAttr(node, 'timeout');
   const controller = timeoutMs === undefined ? undefined : new AbortController();
   const signal = controller ? AbortSignal.any([options.signal, controller.signal]) : options.signal;
-  const input: HandlerInput = {
+  const input: HandlerInput = withStageDir<Omit<HandlerInput, 'stageDir'>>({
     node,
     graph: options.graph,
     context: options.context,
     logsRoot: options.logsRoot,
     stage,
-    get stageDir() {
-      return stage.directory();
-    },
     processes: options.processes,
     workdir: options.workdir,
     signal,
@@ -109,7 +107,7 @@ async function attemptOnce(node: GraphNode, options: ExecuteNodeOptions, attempt
     saveProgress: (data) => options.progress.save(node.id, data),
     run: options.run,
     arrival: options.arrival,
-  };
+  });
   const work = Promise.resolve().then(() => options.handler.execute(input));
   let result: Outcome | undefined;
   try {

@@ -8,6 +8,14 @@ import type { RunContext } from './run-context.js';
 import { usageToFile } from './usage.js';
 
 /**
+ * The least time between two checkpoints during a run, as a multiple of how
+ * long the last one took: keeps rewriting a long run's checkpoint (its size
+ * grows with the run) under about 5% of the run's time. The journal has
+ * every node meanwhile.
+ */
+export const CHECKPOINT_COST_FACTOR = 20;
+
+/**
  * Writes a run's durable state to its {@link RunStore}: every event, one
  * journal entry per completed node (the crash-safe record), each node's
  * `status.json`, and the checkpoint, replaced at most every
@@ -19,6 +27,8 @@ import { usageToFile } from './usage.js';
 export class RunRecorder {
   private readonly unsubscribe: () => void;
   private lastCheckpoint = 0;
+  /** How long the last checkpoint took to make and store: the next waits at least 20 times that. */
+  private lastCheckpointCost = 0;
   /** Event lines not yet stored: flushed with each journal entry, checkpoint and close. */
   private pendingEvents: string[] = [];
   private deferred: NodeJS.Timeout | undefined;
@@ -118,7 +128,10 @@ export class RunRecorder {
    */
   checkpoint(state: EngineState, context: RunContext, force = false): Promise<boolean> | boolean {
     const now = performance.now();
-    const wait = this.intervalMs - (now - this.lastCheckpoint);
+    // A checkpoint grows with the run: in a long run, writing it every interval would cost more than the nodes.
+    // An interval of 0 asks for one after every node, whatever it costs.
+    const spacing = this.intervalMs === 0 ? 0 : Math.max(this.intervalMs, CHECKPOINT_COST_FACTOR * this.lastCheckpointCost);
+    const wait = spacing - (now - this.lastCheckpoint);
     if (!force && wait > 0) {
       this.deferred ??= setTimeout(() => {
         this.deferred = undefined;
@@ -135,7 +148,14 @@ export class RunRecorder {
     const checkpoint = checkpointOf(state, context);
     this.chain(() => this.store.writeCheckpoint(checkpoint));
     const settled = this.settle();
-    return settled ? settled.then(() => true) : true;
+    if (settled) {
+      return settled.then(() => {
+        this.lastCheckpointCost = performance.now() - now;
+        return true;
+      });
+    }
+    this.lastCheckpointCost = performance.now() - now;
+    return true;
   }
 
   /**

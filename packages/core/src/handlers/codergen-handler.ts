@@ -4,6 +4,7 @@ import type { CodergenBackend } from './codergen-backend.js';
 import { isInteractiveNode } from './codergen-dispatcher.js';
 import { composePrompt } from './compose-prompt.js';
 import { resolveFidelity } from './fidelity.js';
+import { withStageDir } from '../engine/store/lazy-stage-dir.js';
 import { createStageReporter, withSpentUsage } from './stage-reporter.js';
 
 /** How much of a response goes into the context as `last_response`. */
@@ -27,21 +28,20 @@ export function createCodergenHandler(backend: CodergenBackend): Handler {
       const { reporter, usage } = createStageReporter(input);
       let result: string | Outcome;
       try {
-        result = await backend.run({
-          node,
-          graph,
-          prompt,
-          context,
-          signal,
-          stage,
-          get stageDir() {
-            return stage.directory();
-          },
-          workdir: input.workdir,
-          run: input.run,
-          fidelity: resolveFidelity(graph, node, input.arrival),
-          report: reporter,
-        });
+        result = await backend.run(
+          withStageDir({
+            node,
+            graph,
+            prompt,
+            context,
+            signal,
+            stage,
+            workdir: input.workdir,
+            run: input.run,
+            fidelity: resolveFidelity(graph, node, input.arrival),
+            report: reporter,
+        }),
+        );
       } catch (error) {
         throw withSpentUsage(error, usage());
       }

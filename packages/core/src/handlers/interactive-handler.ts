@@ -15,6 +15,7 @@ import {
 } from './conversation-progress.js';
 import type { Conversation, ConversationalBackend } from './conversational-backend.js';
 import { resolveFidelity } from './fidelity.js';
+import { withStageDir } from '../engine/store/lazy-stage-dir.js';
 import { createStageReporter, withSpentUsage } from './stage-reporter.js';
 
 /** The transcript file of an interactive node, in its stage directory. */
@@ -108,21 +109,20 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
         const u = usage();
         return u ? { usage: u } : {};
       };
-      const conversation = await backend.startConversation({
-        node,
-        graph,
-        prompt,
-        context: input.context,
-        signal: input.signal,
-        stage,
-        get stageDir() {
-          return stage.directory();
-        },
-        workdir: input.workdir,
-        run: input.run,
-        fidelity: resolveFidelity(graph, node, input.arrival),
-        report: reporter,
-      });
+      const conversation = await backend.startConversation(
+        withStageDir({
+          node,
+          graph,
+          prompt,
+          context: input.context,
+          signal: input.signal,
+          stage,
+          workdir: input.workdir,
+          run: input.run,
+          fidelity: resolveFidelity(graph, node, input.arrival),
+          report: reporter,
+      }),
+      );
       const talk: Talk = { conversation, turn: replying };
       let ended = false;
       try {

@@ -5,25 +5,13 @@ import { integerAttr } from '../graph/values.js';
 import { resolveHandlerType } from '../graph/handler-types.js';
 import { outgoingEdges, type Graph } from '../graph/model.js';
 import { AnswerLater } from '../engine/answer-later.js';
-import { parallelProgress, savedBranches } from './parallel-progress.js';
+import { ProgressSaver, parallelProgress, savedBranches } from './parallel-progress.js';
 
 /** Join policies of the parallel handler (spec §4.8). */
 export const JOIN_POLICIES = ['wait_all', 'first_success'] as const;
 
 /** Branches run at once when the node does not say (`max_parallel`). */
 export const DEFAULT_MAX_PARALLEL = 4;
-
-/**
- * Saving progress rewrites the whole checkpoint, which holds every succeeded
- * branch: a save costs time in proportion to the branches saved, so saving
- * after every branch makes a wide fan-out quadratic. After a save, the next
- * one waits this many times as long as the save took (a deferred save covers
- * the wait), which keeps saving under about 1/SAVE_COST_FACTOR of the run's
- * time at any width. Branches that take more than that (LLM stages) are still
- * saved as each one succeeds; a process killed during the wait re-runs the
- * branches that succeeded in it (as it would any node that had not completed).
- */
-export const SAVE_COST_FACTOR = 20;
 
 /** A branch result as `parallel.results` holds it (JSON, snake_case like the files). */
 function toJson(result: BranchResult, index: number): JsonValue {
@@ -92,26 +80,8 @@ export const parallelHandler: Handler = {
     // Tokens of the branches run now. Branches saved before a stop are not counted again, nor were they
     // counted then: like any node stopped mid-way, a stop loses the count of what it had spent.
     let usage: TokenUsage | undefined;
-    // Saving progress (see SAVE_COST_FACTOR): `unsaved` branches succeeded since the last save.
-    let unsaved = 0;
-    let nextSaveAt = 0;
-    let deferred: NodeJS.Timeout | undefined;
-    const save = (): void => {
-      if (deferred) clearTimeout(deferred);
-      deferred = undefined;
-      if (unsaved === 0) return;
-      unsaved = 0;
-      const began = performance.now();
-      saveProgress(parallelProgress(succeeded));
-      const ended = performance.now();
-      nextSaveAt = ended + (ended - began) * SAVE_COST_FACTOR;
-    };
-    const saveSoon = (): void => {
-      unsaved += 1;
-      const wait = nextSaveAt - performance.now();
-      if (wait <= 0) save();
-      else deferred ??= setTimeout(save, wait);
-    };
+    // Succeeded branches are saved as the node's progress, in batches when saving costs more than the branches take.
+    const saver = new ProgressSaver(() => saveProgress(parallelProgress(succeeded)));
     let nextIndex = 0;
     const worker = async (): Promise<void> => {
       while (nextIndex < branches.length && !branchSignal.aborted) {
@@ -136,19 +106,17 @@ export const parallelHandler: Handler = {
         emit({ type: 'parallel.branch_completed', nodeId: node.id, branch, index, status: result.status, durationMs: performance.now() - branchStarted });
         if (result.status === 'success') {
           succeeded.set(index, result);
-          saveSoon();
+          saver.changed();
         }
         if (policy === 'first_success' && result.status === 'success') cancel.abort('another branch succeeded');
       }
     };
-    let settled: PromiseSettledResult<void>[];
-    try {
-      settled = await Promise.allSettled(Array.from({ length: Math.min(maxParallel, branches.length) }, worker));
-    } finally {
-      save(); // whatever happens next (a stop, a park, a retry of the node), every succeeded branch is saved
-    }
+    const settled = await Promise.allSettled(Array.from({ length: Math.min(maxParallel, branches.length) }, worker));
+    // Whatever happens next (a stop, a park, a retry of the node), every succeeded branch is saved first.
+    const saved = await saver.flush();
     const rejected = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (rejected) throw rejected.reason;
+    if (!saved.ok) throw saved.error;
     const [first, ...others] = waiting;
     if (first && !(policy === 'first_success' && succeeded.size > 0)) throw new AnswerLater(first.question, [...first.others, ...others.flatMap((w) => w.questions)], first.reason);
     // Branches cancelled or never started (first_success) count as skipped. (Array.from: `results` has holes.)
