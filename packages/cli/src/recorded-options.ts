@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import type { RunFlags } from './commands/run.js';
+import type { RunFlags } from './run-flags.js';
 
 /** How a run's human gates are answered, as its manifest records it. */
 export const INTERVIEWER_MODES = ['console', 'auto-approve', 'answers', 'park'] as const;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   AutoApproveInterviewer,
@@ -34,21 +34,11 @@ import { createRunRenderer, type RenderMode } from '../render/run-renderer.js';
 import { parkedMessage } from '../render/parked-message.js';
 import { shellCommand } from '../shell-quote.js';
 import { hasLlmStages, hasRunConfig, loadRunConfig, modelBackend } from '../llm-backend.js';
-import { modelFlags, type ModelOptions } from '../model-flags.js';
+import { modelFlags } from '../model-flags.js';
+import type { RunFlags } from '../run-flags.js';
 import { recordRunOptions, withRecordedOptions } from '../recorded-options.js';
 
-/** Flags shared by `run` and `resume`. */
-export interface RunFlags extends ModelOptions {
-  simulate?: boolean;
-  autoApprove?: boolean;
-  answers?: string;
-  /** Park the run at a gate that has no recorded answer instead of asking. */
-  park?: boolean;
-  quiet?: boolean;
-  json?: boolean;
-  /** Show a live indicator (the CLI passes whether stderr is a terminal). */
-  live?: boolean;
-}
+export type { RunFlags } from '../run-flags.js';
 
 /** Flags of `run` only. */
 export interface RunCommandFlags extends RunFlags {
@@ -256,13 +246,9 @@ export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO
   );
 }
 
-/** How many answers a run directory's `interviews.jsonl` records (answers a resumed `--answers` skips). */
+/** How many answers a run records (`interviews.jsonl`: the answers a resumed `--answers` skips). */
 function answersRecorded(logsRoot: string): number {
-  try {
-    return readFileSync(join(logsRoot, RUN_FILES.interviews), 'utf8').split('\n').filter((l) => l.trim()).length;
-  } catch {
-    return 0;
-  }
+  return new FileRunStore(logsRoot).readInterviews().length;
 }
 
 /**
@@ -270,18 +256,12 @@ function answersRecorded(logsRoot: string): number {
  * the file it came from (for finding `orchestra.yaml` next to it); undefined
  * when the directory has no copy (resume then reports what is missing).
  */
-async function runPipelineOf(logsRoot: string): Promise<{ graph: Graph; sourceFile: string | undefined } | undefined> {
+async function runPipelineOf(logsRoot: string, manifest: Manifest): Promise<{ graph: Graph; sourceFile: string | undefined } | undefined> {
   const copy = join(logsRoot, RUN_FILES.pipeline);
   if (!existsSync(copy)) return undefined;
   const loaded = await loadPipelineFile(copy);
   if (!loaded.graph) return undefined;
-  let sourceFile: string | undefined;
-  try {
-    sourceFile = readManifest(logsRoot).source_file ?? undefined;
-  } catch {
-    sourceFile = undefined; // resume reports an unreadable manifest
-  }
-  return { graph: loaded.graph, sourceFile };
+  return { graph: loaded.graph, sourceFile: manifest.source_file ?? undefined };
 }
 
 function isDirectory(path: string): boolean {
@@ -322,7 +302,7 @@ export async function resumeCommand(logsDir: string, given: ResumeCommandFlags, 
     return ExitCode.usage;
   }
   if (given.cwd !== undefined && chatty) io.stderr(`orchestra: tool commands run in ${workdir}${manifest.workdir ? ` (the run started in ${manifest.workdir})` : ''}\n`);
-  const pipeline = await runPipelineOf(logsRoot);
+  const pipeline = await runPipelineOf(logsRoot, manifest);
   const setup: Setup | string = pipeline ? await setUp(pipeline.graph, pipeline.sourceFile, flags) : { defaults: { autoApprove: false }, ...(flags.simulate ? { backend: simulationBackend } : {}) };
   if (typeof setup === 'string') {
     io.stderr(`orchestra: ${setup}\n`);

@@ -4,7 +4,6 @@ import { HeadCapture, TailCapture } from './output-capture.js';
 import { OutputLog } from './output-log.js';
 import { trackProcessGroup } from './process-groups.js';
 
-export { processStartTime } from '../os/process-identity.js';
 
 /** Grace between SIGTERM and SIGKILL when a command is stopped. */
 export const KILL_GRACE_MS = 2000;

@@ -17,8 +17,7 @@ export interface ResumeOptions extends Omit<RunOptions, 'logsRoot' | 'store' | '
   graph?: Graph;
 }
 
-async function loadRunGraph(store: RunStore, knownHandlerTypes: string[]): Promise<Graph> {
-  const source = await store.readSource();
+function loadRunGraph(store: RunStore, source: string | undefined, knownHandlerTypes: string[]): Graph {
   if (source === undefined) throw new CheckpointError(`${store.location} has no copy of the pipeline it was started with; pass the graph to resume it`);
   const loaded = loadPipeline(source, { file: `${store.location}/pipeline.dot`, knownHandlerTypes });
   if (!loaded.graph || !loaded.ok) throw new ValidationError(loaded.diagnostics);
@@ -45,7 +44,8 @@ export async function resumePipeline(run: string | RunStore, options: ResumeOpti
   const { events, release } = openEvents(options);
   try {
     const registry = registryFor(options);
-    const graph = options.graph ?? (await loadRunGraph(store, registry.types()));
+    const source = await store.readSource();
+    const graph = options.graph ?? loadRunGraph(store, source, registry.types());
     const journal = await store.readJournal();
     if (journal.problem) throw new CheckpointError(`${store.location}: ${journal.problem}; the run was left untouched`);
     // Without a checkpoint the run starts over with what it was started with (as a fresh run's context is made).
@@ -54,7 +54,6 @@ export async function resumePipeline(run: string | RunStore, options: ResumeOpti
     const { state } = restored;
     const workdir = options.workdir ?? manifest.workdir ?? process.cwd();
     const engine = engineOptions({ ...options, initialContext: manifest.initial_context, ...(manifest.run_options ? { runOptions: manifest.run_options } : {}) }, workdir);
-    const source = await store.readSource();
     if (source !== undefined) engine.source = source;
 
     // A run that ended on a loop_restart goes on in its successor: resume that one, or start it if the process died before it was created.

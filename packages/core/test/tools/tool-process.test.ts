@@ -8,10 +8,10 @@ import {
   GATE_CLOSED_EXIT,
   GATE_LINE,
   GATE_SCRIPT,
-  processStartTime,
   runToolProcess,
   type ToolProcessOptions,
 } from '../../src/handlers/tool-process.js';
+import { processStartTime } from '../../src/os/process-identity.js';
 
 const dirs: string[] = [];
 afterAll(() => {

@@ -3,9 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkStageFileName, type StageStore } from '@orchestra/core';
 
-/** Refuses a name that is not one path segment (the file store's rule, code `ORCH_BAD_PATH`). */
-const checkStageName = checkStageFileName;
-
 function readIfThere(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
@@ -30,7 +27,7 @@ export class MemoryStage {
     /** Told about the temporary directory when one is made (for disposal). */
     private readonly madeDirectory: (dir: string) => void,
   ) {
-    checkStageName(nodeId);
+    checkStageFileName(nodeId);
   }
 
   /** A view of the stage for one visit. */
@@ -40,20 +37,20 @@ export class MemoryStage {
 
   /** A file's text; `undefined` when there is none. */
   read(name: string): string | undefined {
-    checkStageName(name);
+    checkStageFileName(name);
     return this.dir === undefined ? this.files.get(name) : readIfThere(join(this.dir, name));
   }
 
   /** Writes (replaces) a file. */
   write(name: string, text: string): void {
-    checkStageName(name);
+    checkStageFileName(name);
     if (this.dir === undefined) this.files.set(name, text);
     else writeFileSync(join(this.dir, name), text);
   }
 
   /** Removes a file, if there is one. */
   remove(name: string): void {
-    checkStageName(name);
+    checkStageFileName(name);
     if (this.dir === undefined) this.files.delete(name);
     else rmSync(join(this.dir, name), { force: true });
   }
