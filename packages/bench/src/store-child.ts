@@ -52,7 +52,10 @@ if (store === 'memory') {
   }
 } else {
   base = join(flag('--dir') ?? '/dev/shm', `orchestra-store-rss-${process.pid}`);
-  make = fileStoreMaker(base);
+  // The run directory is removed after the report: removing 100,000 stage directories
+  // (rmSync walks them in JavaScript) would add its own peak to the run's.
+  const files = fileStoreMaker(base);
+  make = (label: string) => ({ store: files(label).store, cleanup: () => {} });
 }
 try {
   const sample = await timeOrchestraChain(graph, nodes, registry, make);

@@ -216,6 +216,35 @@ describe('validate and validateOrRaise (spec §7.3)', () => {
     });
     expect(d).toEqual([expect.objectContaining({ rule: 'fragile', severity: 'error', message: 'lint rule fragile failed: oops' })]);
   });
+
+  it('checks a graph again only when the answer could differ (a run re-validates what its loader validated)', () => {
+    let calls = 0;
+    const counting: LintRule = {
+      name: 'counting',
+      apply() {
+        calls++;
+        return [{ rule: 'counting', severity: 'warning', message: 'seen' }];
+      },
+    };
+    // A graph that passed: the same built-in warnings again, a custom rule still runs.
+    const g = graph(pipeline('  a\n  start -> a -> exit'));
+    expect(validate(g, { extraRules: [counting] }).map((x) => x.rule)).toEqual(['prompt_on_llm_nodes', 'counting']);
+    expect(validateOrRaise(g).map((x) => x.rule)).toEqual(['prompt_on_llm_nodes']);
+    validate(g, { extraRules: [counting] });
+    expect(calls).toBe(2);
+
+    // Passed with a custom handler type known; without it, the type is reported again.
+    const custom = graph(pipeline('  a [type="mine"]\n  start -> a -> exit'));
+    expect(validate(custom, { knownHandlerTypes: ['mine'] })).toEqual([]);
+    expect(byRule(validateOrRaise(custom), 'type_known')).toHaveLength(1);
+    expect(validateOrRaise(custom, { knownHandlerTypes: ['mine', 'other'] })).toEqual([]);
+
+    // A graph edited in place (graphs are meant to be immutable) is checked again.
+    const edited = graph(valid);
+    expect(validate(edited)).toEqual([]);
+    (edited.nodes as Map<string, unknown>).set('stray', { id: 'stray', attributes: {}, origins: {}, subgraphClasses: [] });
+    expect(byRule(validate(edited), 'reachability')).toHaveLength(1);
+  });
 });
 
 describe("orchestra's extra lint rules", () => {

@@ -5,6 +5,7 @@ import { addUsage, usageFromFile, type TokenUsage } from './usage.js';
 /** The engine's position in a run: everything a checkpoint holds besides the context. */
 export interface EngineState {
   completedNodes: string[];
+  /** Retries of the latest visit, for the nodes whose latest visit retried (absent: 0). */
   nodeRetries: Record<string, number>;
   /** Latest outcome of every node that recorded one (SKIPPED does not), for goal gates. */
   nodeOutcomes: Record<string, StageStatus>;
@@ -55,7 +56,9 @@ export function applyEntry(state: EngineState, entry: JournalEntry): void {
   state.seq = entry.seq;
   state.completedNodes.push(entry.node);
   state.currentNode = entry.node;
-  state.nodeRetries[entry.node] = entry.retries;
+  // Only nodes whose latest visit retried are kept: a key per node would grow every checkpoint with the run.
+  if (entry.retries > 0) state.nodeRetries[entry.node] = entry.retries;
+  else if (entry.node in state.nodeRetries) delete state.nodeRetries[entry.node];
   state.totalRetries += entry.retries;
   if (entry.status !== 'skipped') state.nodeOutcomes[entry.node] = entry.status;
   state.nextNode = entry.next;

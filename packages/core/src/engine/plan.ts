@@ -46,6 +46,7 @@ export function planRun(graph: Graph, registry: HandlerRegistry): Plan {
   const startNode = (findStartNodes(graph)[0] as GraphNode).id;
   const exitNodes = new Set(findExitNodes(graph).map((n) => n.id));
   const handlers = new Map<string, { type: string; handler: Handler }>();
+  const byType = new Map<string, { type: string; handler: Handler }>();
   const missingLlm: string[] = [];
   for (const node of graph.nodes.values()) {
     const role = node.id === startNode ? 'start' : exitNodes.has(node.id) ? 'exit' : undefined;
@@ -54,7 +55,10 @@ export function planRun(graph: Graph, registry: HandlerRegistry): Plan {
     if (resolved) {
       const refusal = resolved.handler.cannotRun?.(node, graph);
       if (refusal !== undefined) throw new MissingHandlerError(resolved.type === 'codergen' ? 'ORCH_NO_BACKEND' : 'ORCH_NO_HANDLER', refusal);
-      handlers.set(node.id, resolved);
+      // One entry object per handler type, shared by its nodes (a 100k-node graph: 100k fewer objects).
+      let shared = byType.get(resolved.type);
+      if (shared?.handler !== resolved.handler) byType.set(resolved.type, (shared = resolved));
+      handlers.set(node.id, shared);
       continue;
     }
     const type = resolveHandlerType(node);

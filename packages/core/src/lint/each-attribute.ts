@@ -36,7 +36,10 @@ export function forEachWrittenAttribute(graph: Graph, visit: (attribute: Attribu
       const value = attributes[key] as string;
       const origin = origins[key];
       const location = origin?.location ?? fallback;
-      if (origin?.location) {
+      // Only a value that can reach several owners (a default block, a chained edge statement, a
+      // stylesheet rule) is remembered: a node's own attribute is written once (a 100k-node graph
+      // would otherwise hold 100k keys per rule).
+      if (origin?.location && (scope === 'edge' || origin.source !== 'explicit')) {
         const at = `${key}=${value}@${origin.location.line}:${origin.location.column}`;
         if (seen.has(at)) continue;
         seen.add(at);

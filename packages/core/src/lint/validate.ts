@@ -4,6 +4,7 @@ import { BUILT_IN_HANDLER_TYPES } from '../graph/handler-types.js';
 import type { Graph } from '../graph/model.js';
 import { BUILT_IN_RULES } from './built-in-rules.js';
 import type { LintContext, LintRule } from './lint-rule.js';
+import { typeKnownRule } from './rules/type-known.js';
 
 /** Options of {@link validate}. */
 export interface ValidateOptions {
@@ -38,8 +39,10 @@ export function validate(graph: Graph, options: ValidateOptions = {}): Diagnosti
   const context: LintContext = {
     knownHandlerTypes: new Set([...BUILT_IN_HANDLER_TYPES, ...(options.knownHandlerTypes ?? [])]),
   };
+  const earlier = passed.get(graph);
+  if (earlier && !options.extraRules?.length && sameAnswer(earlier, graph, context.knownHandlerTypes)) return [...earlier.diagnostics];
   const diagnostics: Diagnostic[] = [];
-  for (const rule of [...BUILT_IN_RULES, ...(options.extraRules ?? [])]) {
+  const run = (rule: LintRule) => {
     try {
       for (const d of rule.apply(graph, context)) diagnostics.push(d);
     } catch (error) {
@@ -50,8 +53,42 @@ export function validate(graph: Graph, options: ValidateOptions = {}): Diagnosti
         ...(graph.location ? { location: graph.location } : {}),
       });
     }
-  }
+  };
+  BUILT_IN_RULES.forEach(run);
+  const builtIn = diagnostics.length;
+  options.extraRules?.forEach(run);
+  // What the built-in rules said of a graph they pass, kept for a later call without extra rules.
+  const own = diagnostics.slice(0, builtIn);
+  if (!hasErrors(own)) passed.set(graph, { knownHandlerTypes: context.knownHandlerTypes, nodes: graph.nodes.size, edges: graph.edges.length, diagnostics: own });
   return diagnostics;
+}
+
+/**
+ * Graphs that passed validation (no errors), with what they were checked
+ * against: a run validates the graph its loader has just validated, and a
+ * 100,000-node graph costs a second or so and tens of MB to check again.
+ * Graphs are immutable (transforms return new ones); the node and edge
+ * counts guard against one edited in place anyway. Knowing more handler
+ * types cannot add an error, so a graph that passed against fewer passes.
+ */
+const passed = new WeakMap<Graph, Passed>();
+
+interface Passed {
+  knownHandlerTypes: ReadonlySet<string>;
+  nodes: number;
+  edges: number;
+  diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Whether the built-in rules would say again what they said: same graph
+ * shape, and every handler type known then known now — and, if more are
+ * known now, no `type_known` warning that one of them could answer.
+ */
+function sameAnswer(earlier: Passed, graph: Graph, known: ReadonlySet<string>): boolean {
+  if (earlier.nodes !== graph.nodes.size || earlier.edges !== graph.edges.length) return false;
+  for (const type of earlier.knownHandlerTypes) if (!known.has(type)) return false;
+  return known.size === earlier.knownHandlerTypes.size || !earlier.diagnostics.some((d) => d.rule === typeKnownRule.name);
 }
 
 /** Like {@link validate}, but throws a {@link ValidationError} when any diagnostic is an error. */
