@@ -17,7 +17,16 @@ export function orchestra(...args: string[]): { code: number | null; stdout: str
 
 /** Starts `orchestra` without waiting; resolves with its exit code and signal. */
 export function startOrchestra(...args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return startIn(ROOT, { ...process.env, NO_COLOR: '1' }, args);
+}
+
+/** {@link startOrchestra} from another directory, with no model configuration but that directory's `orchestra.yaml`. */
+export function startOrchestraIn(cwd: string, ...args: string[]) {
+  return startIn(cwd, modelFreeEnv({ NO_COLOR: '1' }), args);
+}
+
+function startIn(cwd: string, env: NodeJS.ProcessEnv, args: readonly string[]) {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isProcessAlive, readJournal } from '@orchestra/core';
-import { BIN, ROOT, orchestra, startOrchestra, tempDir } from './cli-helpers.js';
+import { BIN, ROOT, modelFreeEnv, orchestra, startOrchestra, startOrchestraIn, tempDir } from './cli-helpers.js';
 import { spawn, spawnSync } from 'node:child_process';
 
 /** A pipeline of one slow tool between start and exit; the tool logs its start and end to `$ORCHESTRA_CTX_SIDE`. */
@@ -94,6 +94,37 @@ describe('one owner per run', () => {
     expect(events).toContain('"type":"run.orphans_stopped"');
     expect(events).toContain(`"pgid":${orphanPid}`);
     expect(existsSync(join(runDir, 'processes.json'))).toBe(false);
+  }, 30_000);
+
+  it('after SIGKILL, resume also stops a CLI agent the dead run left running (agent commands are recorded like tools)', async () => {
+    const dir = tempDir();
+    const side = join(dir, 'side.log');
+    const agent = join(dir, 'agent.sh');
+    writeFileSync(agent, `#!/bin/sh\ncat > /dev/null\necho "start $$" >> "${side}"\nsleep 1\necho "end $$" >> "${side}"\necho done\n`);
+    chmodSync(agent, 0o755);
+    writeFileSync(join(dir, 'orchestra.yaml'), `cli_agent:\n  command: [${agent}]\n  timeout: 20s\n`);
+    const file = join(dir, 'agent.dot');
+    writeFileSync(file, 'digraph A { start [shape=Mdiamond]; exit [shape=Msquare]; work [prompt="Do the work"]; start -> work -> exit }\n');
+    const runDir = join(dir, 'run');
+    const first = startOrchestraIn(dir, 'run', file, '--backend', 'cli', '--quiet', '--logs-dir', runDir);
+    await until(() => lines(side).length > 0, 'the agent to start');
+    const orphanPid = Number(lines(side)[0]?.split(' ')[1]);
+    // Recorded before it ran: the group, its start time and the command.
+    const recorded = JSON.parse(readFileSync(join(runDir, 'processes.json'), 'utf8')) as { processes: { pgid: number; node: string; command: string }[] };
+    expect(recorded.processes).toEqual([expect.objectContaining({ pgid: orphanPid, node: 'work', command: agent })]);
+    first.child.kill('SIGKILL');
+    await first.done;
+    expect(alive(orphanPid)).toBe(true);
+
+    const resumed = spawnSync(process.execPath, [BIN, 'resume', runDir, '--quiet'], { cwd: dir, env: modelFreeEnv(), encoding: 'utf8' });
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(alive(orphanPid)).toBe(false);
+    const log = lines(side);
+    expect(log.filter((l) => l.startsWith('start'))).toHaveLength(2);
+    expect(log.filter((l) => l.startsWith('end'))).toEqual([`end ${log[1]?.split(' ')[1]}`]);
+    expect(readFileSync(join(runDir, 'events.jsonl'), 'utf8')).toContain(`"pgid":${orphanPid}`);
+    expect(existsSync(join(runDir, 'processes.json'))).toBe(false);
+    expect(readFileSync(join(runDir, 'work', 'response.md'), 'utf8')).toBe('done');
   }, 30_000);
 
   it('resume runs tools in the directory the run started in; --cwd overrides and says so', () => {

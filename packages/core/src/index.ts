@@ -100,6 +100,7 @@ export { composePrompt } from './handlers/compose-prompt.js';
 export { conditionalHandler, exitHandler, startHandler } from './handlers/noop-handlers.js';
 export { toolHandler } from './handlers/tool-handler.js';
 export { killRunningTools, trackProcessGroup } from './handlers/process-groups.js';
+export { EXEC_GATE_SCRIPT, GATE_CLOSED_EXIT, GATE_LINE } from './handlers/tool-process.js';
 export { contextEnvName, toolEnvironment } from './handlers/tool-environment.js';
 export { createDefaultRegistry, createLlmHandler } from './handlers/default-registry.js';
 export { DEFAULT_MAX_PARALLEL, JOIN_POLICIES, parallelHandler } from './handlers/parallel-handler.js';

@@ -1,6 +1,6 @@
 import type { Graph, GraphNode } from '../graph/model.js';
 import type { ToolCallStatus } from '../engine/events.js';
-import type { RunView } from '../engine/handler.js';
+import type { ProcessLedger, RunView } from '../engine/handler.js';
 import type { Outcome } from '../engine/outcome.js';
 import type { RunContext } from '../engine/run-context.js';
 import type { TokenUsage } from '../engine/usage.js';
@@ -60,6 +60,12 @@ export interface CodergenRequest {
   fidelity: Fidelity;
   /** Where streaming pieces, finished calls and tool calls go. */
   report: LlmReporter;
+  /**
+   * Where the stage records the process groups it starts (agent commands,
+   * CLI agents, tool hooks) before they run, so a resumed run stops what a
+   * killed one left running. Absent outside a run.
+   */
+  processes?: ProcessLedger;
 }
 
 /**

@@ -39,6 +39,7 @@ export function createCodergenHandler(backend: CodergenBackend): Handler {
             workdir: input.workdir,
             run: input.run,
             fidelity: resolveFidelity(graph, node, input.arrival),
+            processes: input.processes,
             report: reporter,
         }),
         );

@@ -1,5 +1,5 @@
 import type { Graph, GraphNode } from '../graph/model.js';
-import type { RunView } from '../engine/handler.js';
+import type { ProcessLedger, RunView } from '../engine/handler.js';
 import type { RunContext } from '../engine/run-context.js';
 import type { LlmReporter } from './codergen-backend.js';
 import type { Fidelity } from './fidelity.js';
@@ -35,6 +35,12 @@ export interface ConversationStart {
    * message of the conversation (the handler knows which turn it is).
    */
   report: LlmReporter;
+  /**
+   * Where the stage records the process groups it starts (agent commands,
+   * CLI agents, tool hooks) before they run, so a resumed run stops what a
+   * killed one left running. Absent outside a run.
+   */
+  processes?: ProcessLedger;
 }
 
 /**

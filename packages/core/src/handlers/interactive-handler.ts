@@ -120,6 +120,7 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
           workdir: input.workdir,
           run: input.run,
           fidelity: resolveFidelity(graph, node, input.arrival),
+          processes: input.processes,
           report: reporter,
       }),
       );

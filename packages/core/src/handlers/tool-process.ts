@@ -32,13 +32,21 @@ export const GATE_LINE = 'start\n';
  * fd 3 ends without the line (orchestra stopped, or refused the start), it
  * exits with {@link GATE_CLOSED_EXIT} without running anything.
  */
-export const GATE_SCRIPT = [
+const GATE_LINES = [
   `IFS= read -r __orchestra_gate <&3 || exit ${GATE_CLOSED_EXIT}`,
   'exec 3<&-',
   `[ "$__orchestra_gate" = start ] || exit ${GATE_CLOSED_EXIT}`,
   'unset __orchestra_gate',
-  'exec /bin/sh -c "$1"',
-].join('\n');
+];
+export const GATE_SCRIPT = [...GATE_LINES, 'exec /bin/sh -c "$1"'].join('\n');
+
+/**
+ * The same gate for a program and its arguments (no shell command): they
+ * come as the positional parameters (`"$@"`, never part of the script text)
+ * and replace the shell once the start line has come
+ * (`spawn('/bin/sh', ['-c', EXEC_GATE_SCRIPT, name, program, ...args])`).
+ */
+export const EXEC_GATE_SCRIPT = [...GATE_LINES, 'exec "$@"'].join('\n');
 
 /** Told about every tool process group before its command runs (so a later run can clean up after a crash). */
 export interface ProcessStarter {

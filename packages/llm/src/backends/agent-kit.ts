@@ -17,14 +17,15 @@ export function agentKit(
   extraTools: readonly StructuredToolInterface[],
   scrubEnv: readonly string[],
 ): StageTools {
-  const workspace = createWorkspaceTools({ root: settings.workspace, tools: settings.tools, commandTimeoutMs: settings.commandTimeoutMs, scrubEnv });
+  const processes = request.processes ? { processes: request.processes } : {};
+  const workspace = createWorkspaceTools({ root: settings.workspace, tools: settings.tools, commandTimeoutMs: settings.commandTimeoutMs, scrubEnv, ...processes });
   const hooks = hooksFor(request.node, request.graph);
   const guarded = hooks.pre !== undefined || hooks.post !== undefined;
   return {
     tools: [...workspace, ...extraTools],
     maxTurns: settings.maxTurns,
     // Hooks are the pipeline author's commands: they run where tool_command does, the run's working directory.
-    ...(guarded ? { guard: createToolHookGuard({ hooks, nodeId: request.node.id, cwd: request.workdir, stageDir: request.stageDir }) } : {}),
+    ...(guarded ? { guard: createToolHookGuard({ hooks, nodeId: request.node.id, cwd: request.workdir, stageDir: request.stageDir, ...processes }) } : {}),
   };
 }
 

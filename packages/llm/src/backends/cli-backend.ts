@@ -5,6 +5,7 @@ import type {
   ConversationalBackend,
   ConversationMessage,
   ConversationStart,
+  ProcessLedger,
   RunView,
 } from '@orchestra/core';
 import { invokeCliAgent } from './cli-invoke.js';
@@ -36,6 +37,7 @@ interface Stage {
   stageDir: string;
   workdir: string;
   run: RunView;
+  processes: ProcessLedger | undefined;
 }
 
 /**
@@ -69,6 +71,7 @@ export function createCliAgentBackend(options: CliAgentBackendOptions): CliAgent
       report,
       stageDir: stage.stageDir,
       appendStderr,
+      ...(stage.processes ? { processes: stage.processes } : {}),
     });
 
   const stageOf = (request: CodergenRequest | ConversationStart): Stage => ({
@@ -76,6 +79,7 @@ export function createCliAgentBackend(options: CliAgentBackendOptions): CliAgent
     stageDir: request.stageDir,
     workdir: request.workdir,
     run: request.run,
+    processes: request.processes,
   });
 
   return {

@@ -1,6 +1,6 @@
 import { appendFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { LlmReporter } from '@orchestra/core';
+import type { LlmReporter, ProcessLedger } from '@orchestra/core';
 import { escapeControl } from '@orchestra/core';
 import { ProcessStartError } from '../process/process-start-error.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, runProcess } from '../process/run-process.js';
@@ -25,6 +25,8 @@ export interface CliInvocation {
   stageDir: string;
   /** Append stderr to the stage file (the turns of a conversation) instead of replacing it. */
   appendStderr: boolean;
+  /** Where the agent's process group is recorded before it runs (the stage's). */
+  processes?: ProcessLedger;
 }
 
 /** The command as shown in messages: `"claude -p"`. */
@@ -62,6 +64,7 @@ export async function invokeCliAgent(invocation: CliInvocation): Promise<string>
       timeoutMs: invocation.timeoutMs,
       signal: invocation.signal,
       onStdout: (text) => invocation.report.delta(text),
+      ...(invocation.processes ? { ledger: invocation.processes } : {}),
     });
   } catch (error) {
     if (error instanceof ProcessStartError) throw new CliAgentError(`cli agent ${label}: ${error.message}; check cli_agent.command in orchestra.yaml`, { cause: error });

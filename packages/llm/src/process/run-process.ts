@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { trackProcessGroup } from '@orchestra/core';
+import { EXEC_GATE_SCRIPT, GATE_LINE, trackProcessGroup, type ProcessLedger } from '@orchestra/core';
 import { CappedOutput } from './capped-output.js';
 import { ProcessStartError } from './process-start-error.js';
+import { resolveProgram } from './resolve-program.js';
 
 /** Most bytes of stdout, and of stderr, kept when nothing says otherwise (1 MiB each). */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -31,7 +33,18 @@ export interface RunProcessOptions {
   maxOutputBytes?: number;
   /** Receives stdout as it arrives (whole UTF-8 characters, up to `maxOutputBytes`). Must not throw. */
   onStdout?: (chunk: string) => void;
+  /**
+   * The run's record of process groups (a stage's `processes`). With it, the
+   * program starts behind a gate: its group is recorded first, and only then
+   * does the program run (not at all when recording fails: the promise
+   * rejects with that error); the record is removed once it has exited. A
+   * resumed run stops a group that a killed orchestra left in the record.
+   */
+  ledger?: ProcessLedger;
 }
+
+/** Longest command text kept in a process record. */
+const RECORDED_COMMAND_CHARS = 200;
 
 /** How a process ended. */
 export interface ProcessResult {
@@ -80,23 +93,48 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
   if (options.signal?.aborted) return Promise.resolve(notStarted());
   const started = performance.now();
   return new Promise((resolve, reject) => {
+    const { ledger } = options;
     let child: ChildProcess;
     try {
-      child = spawn(file, args, {
-        cwd: options.cwd,
-        env: options.env,
-        detached: true,
-        shell: false,
-        windowsHide: true,
-        stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      });
+      const stdin = options.stdin === undefined ? 'ignore' : 'pipe';
+      child = ledger
+        ? // The program as the positional parameters of the gate's shell: never part of the script text.
+          spawn('/bin/sh', ['-c', EXEC_GATE_SCRIPT, 'orchestra-gate', resolveProgram(file, options.cwd, options.env), ...args], {
+            cwd: options.cwd,
+            env: options.env,
+            detached: true,
+            windowsHide: true,
+            stdio: [stdin, 'pipe', 'pipe', 'pipe'],
+          })
+        : spawn(file, args, { cwd: options.cwd, env: options.env, detached: true, shell: false, windowsHide: true, stdio: [stdin, 'pipe', 'pipe'] });
     } catch (error) {
-      // Invalid arguments (a NUL byte in argv or env) throw synchronously.
+      // Invalid arguments (a NUL byte in argv or env) throw synchronously; so does a program not found for the gate.
       reject(new ProcessStartError(file, options.cwd, error));
       return;
     }
     const pid = child.pid;
     const untrack = pid === undefined ? () => {} : trackProcessGroup(pid);
+    const gate = ledger ? (child.stdio[3] as Writable | null | undefined) : undefined;
+    gate?.on('error', () => {}); // the shell is gone: its exit tells the rest
+    /** The record of the group, once written; undefined until then (or without a ledger). */
+    let recorded: Promise<void> | undefined;
+    let recordFailure: { error: unknown } | undefined;
+    if (ledger && pid !== undefined) {
+      const command = options.argv.join(' ').slice(0, RECORDED_COMMAND_CHARS);
+      Promise.resolve()
+        .then(() => ledger.started(pid, command))
+        .then(
+          () => {
+            recorded = Promise.resolve();
+            if (stopping) gate?.destroy(); // stopped while it was being recorded: the program never runs
+            else gate?.end(GATE_LINE);
+          },
+          (error: unknown) => {
+            recordFailure = { error };
+            gate?.destroy(); // end of input without the start line: the gate exits without running anything
+          },
+        );
+    }
     const limit = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     const stdout = new CappedOutput(limit);
     const stderr = new CappedOutput(limit);
@@ -134,6 +172,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
     const stop = () => {
       if (stopping) return;
       stopping = true;
+      if (gate && !recorded) gate.destroy();
       killGroup(pid, 'SIGTERM');
       later(KILL_GRACE_MS, () => killGroup(pid, 'SIGKILL'));
     };
@@ -172,12 +211,23 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
         child.stderr?.destroy();
       });
     });
-    child.on('close', (code, signal) => {
+    child.on('close', async (code, signal) => {
       if (settled) return;
       settled = true;
       cleanup();
       if (stopping) killGroup(pid, 'SIGKILL'); // anything still left of a stopped group
       emit(decoder.end());
+      if (recordFailure) {
+        reject(recordFailure.error);
+        return;
+      }
+      if (recorded && ledger && pid !== undefined) {
+        try {
+          await ledger.exited(pid);
+        } catch {
+          // a record left behind names a group that is gone: a resumed run checks before it stops anything
+        }
+      }
       resolve({
         exitCode: exitCode ?? code,
         signal: exitSignal ?? signal,

@@ -1,4 +1,5 @@
 import type { StructuredToolInterface } from '@langchain/core/tools';
+import type { ProcessLedger } from '@orchestra/core';
 import { editFileTool } from './edit-file-tool.js';
 import { listFilesTool } from './list-files-tool.js';
 import { readFileTool } from './read-file-tool.js';
@@ -20,6 +21,8 @@ export interface WorkspaceToolsOptions {
   env?: NodeJS.ProcessEnv;
   /** More environment variable names to remove for `run_command` (for example the configured providers' key variables). */
   scrubEnv?: readonly string[];
+  /** Where `run_command` records each command's process group before it runs (the stage's, in a run). */
+  processes?: ProcessLedger;
 }
 
 /**
@@ -61,6 +64,7 @@ function build(name: WorkspaceToolName, workspace: Workspace, options: Workspace
         commandTimeoutMs: options.commandTimeoutMs,
         ...(options.env ? { env: options.env } : {}),
         ...(options.scrubEnv ? { scrubEnv: options.scrubEnv } : {}),
+        ...(options.processes ? { processes: options.processes } : {}),
       });
     default:
       throw new Error(`unknown workspace tool ${JSON.stringify(name)}; the tools are: ${WORKSPACE_TOOL_NAMES.join(', ')}`);

@@ -1,6 +1,6 @@
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { z } from 'zod';
-import { escapeControl } from '@orchestra/core';
+import { escapeControl, type ProcessLedger } from '@orchestra/core';
 import { runProcess, type ProcessResult } from '../process/run-process.js';
 import { clipText } from './clip-text.js';
 import { commandEnvironment } from './command-environment.js';
@@ -20,6 +20,8 @@ export interface RunCommandOptions {
   env?: NodeJS.ProcessEnv;
   /** More variable names to remove (besides every name that looks like a key, token, secret or password). */
   scrubEnv?: readonly string[];
+  /** Where each command's process group is recorded before it runs (the stage's, in a run). */
+  processes?: ProcessLedger;
 }
 
 const schema = z.object({
@@ -62,6 +64,7 @@ export async function runWorkspaceCommand(options: RunCommandOptions, input: z.i
     timeoutMs,
     maxOutputBytes: CAPTURE_BYTES,
     ...(signal ? { signal } : {}),
+    ...(options.processes ? { ledger: options.processes } : {}),
   });
   if (result.aborted) throw signal?.reason ?? new Error('run_command was stopped');
   return formatCommandResult(result, timeoutMs);

@@ -1,3 +1,4 @@
+import type { ProcessLedger } from '@orchestra/core';
 import type { ToolCallGuard } from './tool-call-guard.js';
 import { ToolHookLog } from './tool-hook-log.js';
 import { DEFAULT_HOOK_TIMEOUT_MS, runToolHook, type ToolHookResult, type ToolHooks } from './tool-hooks.js';
@@ -14,6 +15,8 @@ export interface ToolHookGuardOptions {
   env?: NodeJS.ProcessEnv;
   /** Longest one hook may run (default 30 s). */
   timeoutMs?: number;
+  /** Where each hook's process group is recorded before it runs (the stage's, in a run). */
+  processes?: ProcessLedger;
 }
 
 function failure(result: ToolHookResult, timeoutMs: number): string {
@@ -39,6 +42,7 @@ export function createToolHookGuard(options: ToolHookGuardOptions): ToolCallGuar
     cwd: options.cwd,
     timeoutMs,
     ...(options.env ? { env: options.env } : {}),
+    ...(options.processes ? { processes: options.processes } : {}),
   };
   return {
     async before(call, signal) {

@@ -1,4 +1,4 @@
-import type { Graph, GraphNode } from '@orchestra/core';
+import type { Graph, GraphNode, ProcessLedger } from '@orchestra/core';
 import { escapeControl } from '@orchestra/core';
 import { ProcessStartError } from '../process/process-start-error.js';
 import { runProcess } from '../process/run-process.js';
@@ -64,6 +64,8 @@ export interface ToolHookRun {
   signal?: AbortSignal;
   /** Longest the hook may run (default {@link DEFAULT_HOOK_TIMEOUT_MS}). */
   timeoutMs?: number;
+  /** Where the hook's process group is recorded before it runs (the stage's, in a run). */
+  processes?: ProcessLedger;
 }
 
 /** How a hook run went. */
@@ -132,6 +134,7 @@ export async function runToolHook(run: ToolHookRun): Promise<ToolHookResult> {
       timeoutMs: run.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
       maxOutputBytes: 64 * 1024,
       ...(run.signal ? { signal: run.signal } : {}),
+      ...(run.processes ? { ledger: run.processes } : {}),
     });
   } catch (error) {
     if (!(error instanceof ProcessStartError)) throw error;

@@ -131,6 +131,26 @@ describe('agent backend: a tool-calling loop over the workspace (real ChatOpenAI
     expect(readFileSync(join(logsRoot, 'code', 'tool-hooks.jsonl'), 'utf8').trim().split('\n')).toHaveLength(3);
   });
 
+  it('records each command and hook in the run before it runs (a resumed run stops what a killed one left), and forgets it after', async () => {
+    const workspace = tempDir();
+    const logsRoot = join(tempDir(), 'run');
+    const seen = join(workspace, 'seen');
+    // Each copies the run's process record as it stood while it ran, and its own group id ($$: the gate's shell became it).
+    const snapshot = (name: string) => `echo $$ > ${seen}/${name}.pid; cp ${logsRoot}/processes.json ${seen}/${name}.json`;
+    mkdirSync(seen);
+    server.enqueue(toolCall('run_command', { command: snapshot('command') }), reply('Ran it.'));
+    const source = dot(`  code [prompt="Run it", agent.backend="agent", agent.tools="run_command", tool_hooks.pre="${snapshot('hook')}"]\n  start -> code -> exit`);
+    const { result } = await runWith(source, createAgentBackend({ model: model(), workspace }), { logsRoot });
+    expect(result.status).toBe('success');
+    for (const name of ['hook', 'command']) {
+      const pid = Number(readFileSync(join(seen, `${name}.pid`), 'utf8'));
+      const record = JSON.parse(readFileSync(join(seen, `${name}.json`), 'utf8')) as { processes: { pgid: number; node: string; command: string; start_time: string | null }[] };
+      expect(record.processes, name).toContainEqual(expect.objectContaining({ pgid: pid, node: 'code', command: expect.stringContaining(`${name}.pid`) }));
+      expect(record.processes.find((p) => p.pgid === pid)?.start_time, name).toMatch(/^\d+$/); // /proc start time: a reused PID is never taken for it
+    }
+    expect(existsSync(join(logsRoot, 'processes.json'))).toBe(false); // every record removed once its process exited
+  });
+
   it('offers registered LangChain tools and stops at agent.max_turns', async () => {
     const workspace = tempDir();
     const calls: string[] = [];
