@@ -194,6 +194,21 @@ describe('orchestra status --json', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(statusJson(parked).code).toBe(0);
   }, 60_000);
+
+  it('refuses, as resume does, a journal that names a node the run\'s pipeline does not have (exit 2)', () => {
+    const dir = tempDir();
+    const parked = join(dir, 'parked');
+    expect(orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--park', '--quiet', '--logs-dir', parked).code).toBe(3);
+    const copy = join(parked, 'pipeline.dot');
+    // The node the first step led to (where the run waits) is renamed in the copy.
+    const first = readJournal(parked).entries[0];
+    writeFileSync(copy, readFileSync(copy, 'utf8').replaceAll(String(first?.next), 'renamed_node'));
+    for (const command of ['status', 'resume']) {
+      const r = orchestra(command, parked);
+      expect(r.code, command).toBe(2);
+      expect(r.stderr, command).toMatch(new RegExp(`node "${String(first?.next)}".* (is not in the pipeline|which the pipeline does not have)`));
+    }
+  });
 });
 
 describe('overwrites', () => {

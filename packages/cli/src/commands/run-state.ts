@@ -2,6 +2,7 @@ import {
   CheckpointError,
   FileRunStore,
   isProcessAlive,
+  parsePipelineSource,
   readPendingQuestions,
   readRecordedAnswers,
   restore,
@@ -40,6 +41,19 @@ function stateOf(status: RestoredRun['state']['status'], ownerAlive: boolean): R
   return status;
 }
 
+/**
+ * The node ids of the run's copy of its pipeline, so that a journal naming a
+ * node the pipeline does not have is reported as resume would refuse it;
+ * undefined when the run keeps no copy (a library run given its graph).
+ */
+function pipelineNodes(store: FileRunStore): ReadonlySet<string> | undefined {
+  const source = store.readSource();
+  if (source === undefined) return undefined;
+  const { graph } = parsePipelineSource(source, `${store.location}/pipeline.dot`);
+  if (!graph) throw new CheckpointError(`${store.location}/pipeline.dot, the run's copy of its pipeline, no longer parses`);
+  return new Set(graph.nodes.keys());
+}
+
 /** Reads a run directory's state: the checkpoint and journal folded by `restore`, the lease holder, pending questions and answers. */
 export async function readRunReport(root: string): Promise<RunReport> {
   const store = new FileRunStore(root);
@@ -47,7 +61,7 @@ export async function readRunReport(root: string): Promise<RunReport> {
   const checkpoint = store.readCheckpoint();
   const journal = store.readJournal();
   if (journal.problem) throw new CheckpointError(`${root}: ${journal.problem}`);
-  const restored = restore(checkpoint, journal.entries, manifest.start_node);
+  const restored = restore(checkpoint, journal.entries, manifest.start_node, pipelineNodes(store));
   const holder = store.leaseHolder();
   const owner = holder ? { ...holder, alive: isProcessAlive(holder.pid, holder.start_time, holder.host) } : undefined;
   const state = stateOf(restored.state.status, owner?.alive === true);
