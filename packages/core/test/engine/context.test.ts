@@ -73,6 +73,15 @@ describe('RunContext (spec §5.1)', () => {
     expect(copy.has('b')).toBe(false);
     expect(ctx.logs).toEqual(['first']);
     expect(copy.logs).toEqual(['first', 'second']);
+    // What either hands out is a copy: changing it reaches neither context (the two share stored values).
+    const shared = new RunContext({ list: [1, 2] });
+    const branch = shared.clone();
+    (branch.get('list') as number[]).push(3);
+    (branch.snapshot().list as number[]).push(4);
+    (shared.get('list') as number[]).push(5);
+    expect(branch.get('list')).toEqual([1, 2]);
+    expect(shared.get('list')).toEqual([1, 2]);
+    expect(branch.takeChanges()).toEqual({}); // a fresh copy has no changes of its own
   });
 
   it('records the keys written since the last takeChanges', () => {
