@@ -53,7 +53,7 @@ export function parallelProgress(succeeded: ReadonlyMap<number, BranchResult>): 
  * as each one succeeds; a process killed during a wait re-runs, on resume,
  * the branches that succeeded in it.
  */
-export const SAVE_COST_FACTOR = 20;
+export const SAVE_COST_FACTOR = 50;
 
 /**
  * Calls `save` after {@link ProgressSaver.changed}, at once when the last
