@@ -24,6 +24,7 @@ export {
   type RetryPolicy,
   type RetryPresetName,
 } from './engine/retry-policy.js';
+export { DEFAULT_MAX_VISITS, VisitGuard, maxVisits } from './engine/visit-guard.js';
 export type { Arrival, Handler, HandlerInput, ProcessLedger, RunView } from './engine/handler.js';
 export { HandlerRegistry } from './engine/handler-registry.js';
 export { MissingHandlerError, planRun, type Plan } from './engine/plan.js';

@@ -2,6 +2,7 @@ import type { Arrival, BranchResult, BranchRunner } from './handler.js';
 import { addUsage, type TokenUsage } from './usage.js';
 import type { RunContext } from './run-context.js';
 import { runNodeStep, type StepEnvironment } from './node-step.js';
+import { VisitGuard } from './visit-guard.js';
 
 /** Most nodes one branch may run: a branch that loops forever is stopped and fails. */
 export const MAX_BRANCH_STEPS = 10_000;
@@ -22,6 +23,7 @@ export function createBranchRunner(env: Omit<StepEnvironment, 'runBranch' | 'sig
     let current: string | undefined = startNode;
     let arrival: Arrival = { from: null };
     let usage: TokenUsage | undefined;
+    const guard = new VisitGuard(env.graph, completedNodes);
     while (current !== undefined) {
       if (boundaries.has(current)) break;
       if (completedNodes.length >= MAX_BRANCH_STEPS) {
@@ -37,8 +39,15 @@ export function createBranchRunner(env: Omit<StepEnvironment, 'runBranch' | 'sig
         current = undefined;
         break;
       }
+      const runaway = guard.refusal(node);
+      if (runaway) {
+        status = 'fail';
+        failureReason = runaway;
+        break;
+      }
       const step = await runNodeStep(stepEnv, node, context, completedNodes.length, arrival);
       completedNodes.push(node.id);
+      guard.visited(node.id);
       usage = addUsage(usage, step.outcome.usage);
       arrival = step.next?.edge ? { from: node.id, edge: step.next.edge } : { from: node.id };
       status = step.outcome.status;

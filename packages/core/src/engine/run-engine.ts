@@ -22,6 +22,7 @@ import type { JournalEntry, Manifest } from './store/records.js';
 import type { RestoredRun } from './store/restore.js';
 import type { RunLease, RunStore } from './store/run-store.js';
 import { usageToFile } from './usage.js';
+import { VisitGuard } from './visit-guard.js';
 
 /** The orchestra version recorded in manifests. */
 export const ORCHESTRA_VERSION = '0.1.0';
@@ -179,6 +180,7 @@ async function drive(session: Session): Promise<RunResult | Restart> {
   const resumedEdge = state.currentNode === null ? undefined : graph.edges.find((e) => e.from === state.currentNode && e.to === state.nextNode);
   let arrival: Arrival = resumedEdge ? { from: state.currentNode, edge: resumedEdge } : { from: state.currentNode };
   let lastYield = performance.now();
+  const guard = new VisitGuard(graph, state.completedNodes);
 
   while (state.nextNode !== null) {
     // A loop of nodes that never wait would hold the event loop: signals (Ctrl-C, SIGTERM) could not be served.
@@ -203,6 +205,9 @@ async function drive(session: Session): Promise<RunResult | Restart> {
       }
     }
 
+    const runaway = guard.refusal(node);
+    if (runaway) return finish(session, 'failed', runaway);
+
     let step: StepResult;
     try {
       step = await runNodeStep(env, node, context, state.completedNodes.length, arrival);
@@ -222,6 +227,7 @@ async function drive(session: Session): Promise<RunResult | Restart> {
     const entry = entryOf(session, node.id, step, decision);
     await recorder.appendJournal(entry);
     applyEntry(state, entry);
+    guard.visited(node.id);
     arrival = step.next?.edge ? { from: node.id, edge: step.next.edge } : { from: node.id };
 
     if (decision.end === 'restarted' && successor && decision.next !== null) {
