@@ -21,8 +21,10 @@ describe('OutputLog', () => {
     dirs.push(dir);
     const fifo = join(dir, 'slow-disk');
     execFileSync('mkfifo', [fifo]);
-    // A reader that reads nothing yet: the "disk" accepts one pipe buffer, then stalls.
-    const reader = await open(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    // A reader that reads nothing yet: the "disk" accepts one pipe buffer, then stalls. Opened
+    // read-write so that opening waits for no writer and its reads block (a non-blocking read of
+    // the empty pipe fails with EAGAIN when the writer is a moment behind, as on a loaded machine).
+    const reader = await open(fifo, constants.O_RDWR);
     const capture = new HeadCapture(0);
     const log = await OutputLog.open(fifo, capture);
     const source = new PassThrough();
@@ -38,12 +40,14 @@ describe('OutputLog', () => {
     expect(capture.total).toBe(total); // all of it read, though the file has not taken it yet
 
     const drained = (async () => {
+      // The reader holds a write end too, so the pipe never ends: read exactly what was sent (no read left pending).
+      const buffer = Buffer.alloc(64 * 1024);
       let read = 0;
-      const stream = reader.createReadStream();
-      for await (const chunk of stream) read += (chunk as Buffer).length;
+      while (read < total) read += (await reader.read(buffer, 0, Math.min(buffer.length, total - read))).bytesRead;
       return read;
     })();
     await log.close();
     expect(await drained).toBe(total);
+    await reader.close();
   });
 });
