@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { QueuedAnswer } from '@orchestra/core';
+import { pathProblem, type QueuedAnswer } from '@orchestra/core';
 
 const EntrySchema = z.union([z.string(), z.object({ value: z.string(), text: z.string().optional() }).strict()]);
 
@@ -14,7 +14,9 @@ export async function readAnswersFile(path: string): Promise<QueuedAnswer[] | st
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    return `cannot read answers file ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`;
+    const code = (error as NodeJS.ErrnoException).code;
+    const problem = code === 'EISDIR' || code === 'ENOTDIR' ? pathProblem(path, { kind: 'file', what: 'an answers file' }) : undefined;
+    return `cannot read answers file ${path}: ${code === 'ENOENT' ? 'no such file' : (problem?.message ?? (error as Error).message)}`;
   }
   let data: unknown;
   try {

@@ -66,6 +66,7 @@ export { RUN_FILES } from './run/run-files.js';
 export { readCheckpoint, readJournal, readManifest } from './run/run-directory.js';
 export { checkStageFileName, openFileStage } from './run/file-stage-store.js';
 export { isProcessAlive, processStartTime } from './os/process-identity.js';
+export { pathProblem, type ExpectedPath, type PathProblem } from './os/path-problem.js';
 
 export { silentReporter, type CodergenBackend, type CodergenRequest, type LlmCall, type LlmReporter, type ToolCallReport } from './handlers/codergen-backend.js';
 export { DEFAULT_FIDELITY, resolveFidelity, type Fidelity, type FidelityMode } from './handlers/fidelity.js';

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   AutoApproveInterviewer,
@@ -11,6 +11,7 @@ import {
   defaultLogsRoot,
   readPendingQuestions,
   killRunningTools,
+  pathProblem,
   type Interviewer,
   ValidationError,
   resumePipeline,
@@ -264,14 +265,6 @@ async function runPipelineOf(logsRoot: string, manifest: Manifest): Promise<{ gr
   return { graph: loaded.graph, sourceFile: manifest.source_file ?? undefined };
 }
 
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /** Flags of `resume` only. */
 export interface ResumeCommandFlags extends RunFlags {
   /** Run tool commands here instead of the directory the run started in. */
@@ -297,8 +290,9 @@ export async function resumeCommand(logsDir: string, given: ResumeCommandFlags, 
   const chatty = !flags.quiet && !flags.json;
   if (restored.length > 0 && chatty) io.stderr(`orchestra: continuing with the options the run started with: ${restored.join(' ')}\n`);
   const workdir = given.cwd !== undefined ? resolve(given.cwd) : manifest.workdir;
-  if (given.cwd !== undefined && !isDirectory(workdir as string)) {
-    io.stderr(`orchestra: --cwd ${given.cwd}: not a directory\n`);
+  const badCwd = given.cwd !== undefined ? pathProblem(workdir as string, { kind: 'directory', what: 'a directory' }) : undefined;
+  if (badCwd) {
+    io.stderr(`orchestra: --cwd ${given.cwd}: ${badCwd.message}\n`);
     return ExitCode.usage;
   }
   if (given.cwd !== undefined && chatty) io.stderr(`orchestra: tool commands run in ${workdir}${manifest.workdir ? ` (the run started in ${manifest.workdir})` : ''}\n`);

@@ -7,6 +7,7 @@ import { validate } from '../lint/validate.js';
 import { BUILT_IN_TRANSFORMS } from '../transforms/built-in-transforms.js';
 import type { Transform } from '../transforms/transform.js';
 import { OrchestraError } from '../errors.js';
+import { pathProblem } from '../os/path-problem.js';
 
 /** The outcome of loading a pipeline: the prepared graph (if parsing got that far) and every diagnostic. */
 export interface LoadResult {
@@ -45,7 +46,9 @@ export interface PipelineLoader {
 /** Thrown when a pipeline file cannot be read. Code `ORCH_READ`. */
 export class PipelineReadError extends OrchestraError {
   constructor(path: string, cause: unknown) {
-    const reason = (cause as NodeJS.ErrnoException)?.code === 'ENOENT' ? 'no such file' : (cause as Error)?.message ?? String(cause);
+    const code = (cause as NodeJS.ErrnoException)?.code;
+    const problem = code === 'EISDIR' || code === 'ENOTDIR' ? pathProblem(path, { kind: 'file', what: 'a pipeline file' }) : undefined;
+    const reason = code === 'ENOENT' ? 'no such file' : (problem?.message ?? (cause as Error)?.message ?? String(cause));
     super('ORCH_READ', `cannot read ${path}: ${reason}`, { cause });
     this.name = 'PipelineReadError';
   }

@@ -21,6 +21,7 @@ import { acquireFileLease, readLockFile } from './file-lease.js';
 import { openFileStage } from './file-stage-store.js';
 import { readJsonFile } from './read-json-file.js';
 import { LineAppender, RUN_FILES, createFileExclusive, diskOp, readLines, writeFileAtomic } from './run-files.js';
+import { pathProblem } from '../os/path-problem.js';
 
 const ProcessesFileSchema = z.object({ format: z.literal('orchestra.processes/1'), processes: z.array(ProcessRecordSchema) });
 
@@ -81,6 +82,9 @@ export class FileRunStore implements RunStore {
   }
 
   create(manifest: Manifest, source: string | undefined): void {
+    // Nothing there is fine (the directory is made); a file there, or on the way to it, is not.
+    const problem = pathProblem(this.location, { kind: 'directory', what: 'a directory' });
+    if (problem && problem.reason !== 'missing') throw new OrchestraError('ORCH_PATH', `cannot keep the run in ${this.location}: ${problem.message}`);
     let entries: string[] = [];
     try {
       entries = readdirSync(this.location);
@@ -121,6 +125,9 @@ export class FileRunStore implements RunStore {
   }
 
   readManifest(): Manifest {
+    // A file, or nothing, where the run directory should be: say so, not what reading inside it gave.
+    const problem = pathProblem(this.location, { kind: 'directory', what: 'a run directory' });
+    if (problem) throw new CheckpointError(problem.message);
     const manifest = readJsonFile(this.path(RUN_FILES.manifest), ManifestSchema, 'an orchestra run manifest');
     if (!manifest) throw new CheckpointError(`${this.location} is not an orchestra run directory (no ${RUN_FILES.manifest})`);
     return manifest;
