@@ -69,6 +69,8 @@ export interface RunView {
   readonly id: string;
   /** Where the run is kept (the run directory with the file store). */
   readonly logsRoot: string;
+  /** The pipeline file the run was started from (its manifest's `source_file`); null when it was given as a graph or text. */
+  readonly sourceFile?: string | null;
   /** Node ids in the order they completed (the main line of the run; parallel branches are not in it). */
   readonly completedNodes: readonly string[];
   /** The latest outcome of every completed node. */

@@ -156,6 +156,7 @@ async function drive(session: Session): Promise<RunResult | Restart> {
   const run: RunView = {
     id: store.runId,
     logsRoot: store.location,
+    sourceFile: options.sourceFile ?? null,
     completedNodes: state.completedNodes,
     nodeOutcomes: state.nodeOutcomes,
     resumedAfter: state.completedNodes.length,

@@ -13,8 +13,8 @@ export const SHAPE_HANDLER_TYPES: Readonly<Record<string, string>> = {
   house: 'stack.manager_loop',
 };
 
-/** Handler types orchestra knows out of the box. */
-export const BUILT_IN_HANDLER_TYPES: readonly string[] = Object.values(SHAPE_HANDLER_TYPES);
+/** Handler types orchestra knows out of the box: those of the shapes, and `pipeline` (a sub-pipeline node, chosen with `type`). */
+export const BUILT_IN_HANDLER_TYPES: readonly string[] = [...Object.values(SHAPE_HANDLER_TYPES), 'pipeline'];
 
 /** The handler type used when neither `type` nor `shape` decides. */
 export const DEFAULT_HANDLER_TYPE = 'codergen';

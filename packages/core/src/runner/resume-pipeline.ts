@@ -11,6 +11,7 @@ import { CheckpointError } from '../engine/store/store-errors.js';
 import { FileRunStore } from '../run/file-run-store.js';
 import { engineOptions } from './run-pipeline.js';
 import { openEvents, registryFor, type RunOptions } from './run-options.js';
+import { withSubPipelines } from './sub-pipeline-handler.js';
 
 /** Options of {@link resumePipeline}: those of a run, plus the graph when the run was stored without its source. */
 export interface ResumeOptions extends Omit<RunOptions, 'logsRoot' | 'store' | 'source' | 'sourceFile' | 'initialContext' | 'runOptions'> {
@@ -43,7 +44,7 @@ export async function resumePipeline(run: string | RunStore, options: ResumeOpti
   let leaseHeld = true;
   const { events, release } = openEvents(options);
   try {
-    const registry = registryFor(options);
+    const registry = withSubPipelines(registryFor(options));
     const source = await store.readSource();
     const graph = options.graph ?? loadRunGraph(store, source, registry.types());
     const journal = await store.readJournal();
@@ -53,7 +54,15 @@ export async function resumePipeline(run: string | RunStore, options: ResumeOpti
     const restored = restore(await store.readCheckpoint(), journal.entries, manifest.start_node, new Set(graph.nodes.keys()), initialContext);
     const { state } = restored;
     const workdir = options.workdir ?? manifest.workdir ?? process.cwd();
-    const engine = engineOptions({ ...options, initialContext: manifest.initial_context, ...(manifest.run_options ? { runOptions: manifest.run_options } : {}) }, workdir);
+    const engine = engineOptions(
+      {
+        ...options,
+        initialContext: manifest.initial_context,
+        ...(manifest.source_file ? { sourceFile: manifest.source_file } : {}),
+        ...(manifest.run_options ? { runOptions: manifest.run_options } : {}),
+      },
+      workdir,
+    );
     if (source !== undefined) engine.source = source;
 
     // A run that ended on a loop_restart goes on in its successor: resume that one, or start it if the process died before it was created.

@@ -6,6 +6,7 @@ import { planRun } from '../engine/plan.js';
 import type { RunStore } from '../engine/store/run-store.js';
 import { FileRunStore, defaultLogsRoot } from '../run/file-run-store.js';
 import { openEvents, registryFor, type RunOptions } from './run-options.js';
+import { withSubPipelines } from './sub-pipeline-handler.js';
 
 /** The engine's options out of a run's. */
 export function engineOptions(options: RunOptions, workdir: string): EngineOptions {
@@ -37,7 +38,7 @@ function storeFor(graph: Graph, options: RunOptions, workdir: string): RunStore 
  * throws.
  */
 export async function runPipeline(graph: Graph, options: RunOptions = {}): Promise<RunResult> {
-  const plan = planRun(graph, registryFor(options));
+  const plan = planRun(graph, withSubPipelines(registryFor(options)));
   const workdir = options.workdir ?? process.cwd();
   const { events, release } = openEvents(options);
   try {

@@ -1,0 +1,65 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isProcessAlive } from '@orchestra/core';
+import { orchestra, startOrchestra, tempDir } from './cli-helpers.js';
+
+async function until(test: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function lines(file: string): string[] {
+  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : [];
+}
+
+describe('sub-pipeline node, black box', () => {
+  it('SIGKILL while the child runs a tool, then resume: the same child run goes on and the tool ends once', async () => {
+    const dir = tempDir();
+    const side = join(dir, 'side.log');
+    writeFileSync(
+      join(dir, 'child.dot'),
+      `digraph Child { start [shape=Mdiamond]; exit [shape=Msquare]; slow [shape=parallelogram, tool_command="echo start $$ >> ${side}; sleep 1; echo end $$ >> ${side}"]; start -> slow -> exit }\n`,
+    );
+    const parent = join(dir, 'parent.dot');
+    writeFileSync(parent, 'digraph Parent { start [shape=Mdiamond]; exit [shape=Msquare]; sub [type="pipeline", pipeline="child.dot"]; after [shape=parallelogram, tool_command="echo after"]; start -> sub -> after -> exit }\n');
+    const runDir = join(dir, 'run');
+    const first = startOrchestra('run', parent, '--quiet', '--logs-dir', runDir);
+    await until(() => lines(side).length > 0, 'the child tool to start');
+    const orphan = Number(lines(side)[0]?.split(' ')[1]);
+    first.child.kill('SIGKILL');
+    await first.done;
+
+    const resumed = orchestra('resume', runDir, '--quiet');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(isProcessAlive(orphan, null)).toBe(false);
+    const log = lines(side);
+    expect(log.filter((l) => l.startsWith('start'))).toHaveLength(2);
+    expect(log.filter((l) => l.startsWith('end'))).toHaveLength(1);
+    // One child run, resumed in place (its events say the orphan was stopped), not a second one.
+    expect(existsSync(join(runDir, 'sub', 'run-2'))).toBe(false);
+    expect(readFileSync(join(runDir, 'sub', 'run-1', 'events.jsonl'), 'utf8')).toContain(`"pgid":${orphan}`);
+    expect(readFileSync(join(runDir, 'after', 'status.json'), 'utf8')).toContain('"outcome": "success"');
+  }, 30_000);
+
+  it('a human gate in the child parks the parent; the answer given to the parent reaches the child on resume', () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'child.dot'),
+      'digraph Child { start [shape=Mdiamond]; exit [shape=Msquare]; ok [shape=hexagon, label="Ship it?"]; start -> ok; ok -> exit [label="[Y] Yes"]; ok -> exit [label="[N] No"] }\n',
+    );
+    const parent = join(dir, 'parent.dot');
+    writeFileSync(parent, 'digraph Parent { start [shape=Mdiamond]; exit [shape=Msquare]; sub [type="pipeline", pipeline="child.dot"]; start -> sub -> exit }\n');
+    const runDir = join(dir, 'run');
+    const parked = orchestra('run', parent, '--park', '--quiet', '--logs-dir', runDir);
+    expect(parked.code, parked.stderr).toBe(3);
+    expect(parked.stderr).toContain('Ship it?');
+    expect(orchestra('answer', runDir, 'Y').code).toBe(0);
+    const resumed = orchestra('resume', runDir, '--quiet');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(readFileSync(join(runDir, 'sub', 'run-1', 'interviews.jsonl'), 'utf8')).toContain('Ship it?');
+  }, 30_000);
+});
