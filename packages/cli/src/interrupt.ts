@@ -3,14 +3,19 @@ export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SI
 
 /**
  * Turns the first SIGINT, SIGTERM or SIGHUP into an abort (the run stops at
- * a safe point and keeps its checkpoint); a second one exits at once with
- * 130. Returns the signal and a function that removes the handlers.
+ * a safe point and keeps its checkpoint), after calling `onFirst` (to say
+ * so); a second one calls `onSecond` (which exits at once with 130).
+ * Returns the signal and a function that removes the handlers.
  */
-export function abortOnSignals(onSecond: () => void): { signal: AbortSignal; dispose: () => void } {
+export function abortOnSignals(onSecond: () => void, onFirst: (signal: NodeJS.Signals) => void = () => {}): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
   const handler = (sig: NodeJS.Signals) => {
-    if (controller.signal.aborted) onSecond();
-    else controller.abort(`received ${sig}`);
+    if (controller.signal.aborted) {
+      onSecond();
+      return;
+    }
+    onFirst(sig);
+    controller.abort(`received ${sig}`);
   };
   for (const sig of STOP_SIGNALS) process.on(sig, handler);
   return {

@@ -4,6 +4,7 @@ import { processIO, type CliIO } from './io.js';
 import { CLI_VERSION } from './version.js';
 
 import type { ResumeCommandFlags, RunCommandFlags } from './commands/run.js';
+import { colourEnabled } from './render/colour.js';
 
 // Commands are imported when they run, so `validate` never loads the engine (start-up time).
 
@@ -32,6 +33,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     });
 
   const live = process.stderr.isTTY === true && !process.env.CI;
+  const colour = colourEnabled(process.stdout);
   program
     .command('run')
     .description('run a pipeline')
@@ -48,7 +50,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--base-url <url>', 'OpenAI-compatible endpoint for this run (e.g. http://127.0.0.1:8080/v1)')
     .option('--backend <kind>', 'LLM stage backend for this run: chat, agent or cli')
     .action(async (file: string, options: RunCommandFlags & { set: string[] }) => {
-      exitCode = await (await import('./commands/run.js')).runCommand(file, { ...options, live }, io);
+      exitCode = await (await import('./commands/run.js')).runCommand(file, { ...options, live, colour }, io);
     });
 
   program
@@ -66,7 +68,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--backend <kind>', 'LLM stage backend for this run: chat, agent or cli')
     .option('--cwd <dir>', 'run tool commands in <dir> instead of the directory the run started in')
     .action(async (logsDir: string, options: ResumeCommandFlags) => {
-      exitCode = await (await import('./commands/run.js')).resumeCommand(logsDir, { ...options, live }, io);
+      exitCode = await (await import('./commands/run.js')).resumeCommand(logsDir, { ...options, live, colour }, io);
     });
 
   program

@@ -11,4 +11,6 @@ export interface RunFlags extends ModelOptions {
   json?: boolean;
   /** Show a live indicator (the CLI passes whether stderr is a terminal). */
   live?: boolean;
+  /** Colour the stage lines and the summary (the CLI passes `colourEnabled(process.stdout)`). */
+  colour?: boolean;
 }

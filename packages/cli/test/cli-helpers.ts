@@ -4,6 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The test process's environment for an orchestra child: no colour, whatever the machine says (FORCE_COLOR would win over NO_COLOR). */
+export function plainEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env.FORCE_COLOR;
+  return env;
+}
+
 /** The real `orchestra` launcher. */
 export const BIN = fileURLToPath(new URL('../bin/orchestra.js', import.meta.url));
 /** The repository root: tool commands run from here in tests. */
@@ -11,13 +18,13 @@ export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Runs `orchestra` to completion in a child process, from the repository root. */
 export function orchestra(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', env: plainEnv() });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Starts `orchestra` without waiting; resolves with its exit code and signal. */
 export function startOrchestra(...args: string[]) {
-  return startIn(ROOT, { ...process.env, NO_COLOR: '1' }, args);
+  return startIn(ROOT, plainEnv(), args);
 }
 
 /** {@link startOrchestra} from another directory, with no model configuration but that directory's `orchestra.yaml`. */
@@ -46,7 +53,7 @@ const emptyHome = mkdtempSync(join(tmpdir(), 'orchestra-home-'));
  * own settings never leak into a test), plus `extra`.
  */
 export function modelFreeEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', HOME: emptyHome };
+  const env: NodeJS.ProcessEnv = { ...plainEnv(), HOME: emptyHome };
   for (const key of Object.keys(env)) if (key.startsWith('OPENAI_')) delete env[key];
   return { ...env, ...extra };
 }
@@ -76,7 +83,7 @@ export function runOrchestra(args: readonly string[], options: { cwd?: string; e
  * stderr; `waitFor` resolves once stderr contains a text.
  */
 export function converse(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: options.env ?? { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: options.env ?? plainEnv() });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));

@@ -2,12 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '@orchestra/testing';
+import { plainEnv } from './cli-helpers.js';
 
 const BIN = fileURLToPath(new URL('../bin/orchestra.js', import.meta.url));
 
 /** Runs the real `orchestra` binary in a child process. */
 function orchestra(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: plainEnv() });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

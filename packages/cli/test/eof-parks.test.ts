@@ -4,20 +4,20 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCheckpoint } from '@orchestra/core';
 import { shellQuote } from '../src/shell-quote.js';
-import { BIN, ROOT, tempDir } from './cli-helpers.js';
+import { BIN, ROOT, plainEnv, tempDir } from './cli-helpers.js';
 
 type Result = { code: number | null; stdout: string; stderr: string };
 
 /** Runs `orchestra` with standard input closed (as in CI: nobody can answer). */
 function withoutInput(...args: string[]): Result {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: plainEnv() });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Pastes a printed command line into `sh`, where `orchestra` runs this checkout's launcher. */
 function paste(line: string): Result {
   const orchestra = `orchestra() { ${shellQuote(process.execPath)} ${shellQuote(BIN)} "$@"; }`;
-  const r = spawnSync('sh', ['-c', `${orchestra}\n${line}`], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync('sh', ['-c', `${orchestra}\n${line}`], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: plainEnv() });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -229,13 +229,18 @@ describe('signals', () => {
     writeFileSync(loop, 'digraph L { graph [default_max_visits=0]; start [shape=Mdiamond]; exit [shape=Msquare]; a [shape=diamond]; b [shape=diamond]; start -> a; a -> b; b -> a; b -> exit [condition="outcome=fail"] }\n');
     for (const signal of ['SIGINT', 'SIGHUP'] as const) {
       const runDir = join(dir, signal);
-      const child = spawn(process.execPath, [BIN, 'run', loop, '--quiet', '--logs-dir', runDir], { cwd: ROOT, stdio: 'ignore' });
+      const child = spawn(process.execPath, [BIN, 'run', loop, '--quiet', '--logs-dir', runDir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
       const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
       await until(() => existsSync(join(runDir, 'journal.jsonl')) && readFileSync(join(runDir, 'journal.jsonl'), 'utf8').length > 1000, 'the loop to run');
       child.kill(signal);
       const stopped = await Promise.race([done, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
       if (stopped === 'still running') child.kill('SIGKILL'); // never leave a looping process behind
       expect(stopped).toBe(130);
+      // Said at once, before the run has stopped: what happens now, and how not to wait.
+      expect(stderr).toContain(`orchestra: stopping at the next safe point... (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to stop at once)\n`);
+      expect(stderr.indexOf('stopping at the next safe point')).toBeLessThan(stderr.indexOf('interrupted; the checkpoint is saved'));
       expect(statusJson(runDir).json).toMatchObject({ state: 'stopped', checkpoint_status: 'interrupted' });
     }
   }, 60_000);

@@ -29,3 +29,49 @@ describe('run renderer: the live indicator around questions', () => {
     renderer.stop();
   });
 });
+
+describe('run renderer: colour', () => {
+  const events: RunEvent[] = [
+    { type: 'pipeline.started', pipeline: 'Evil\x1b]0;title\x07', logsRoot: '/tmp/r', resumed: false, startNode: 'start', at },
+    { type: 'stage.completed', nodeId: 'build', index: 1, status: 'success', durationMs: 1200, at },
+    { type: 'stage.failed', nodeId: 'test', index: 2, failureReason: 'exit code 1', willRetry: false, durationMs: 30, at },
+  ];
+  const render = (colour: boolean) => {
+    let stdout = '';
+    const renderer = createRunRenderer({ stdout: (t) => (stdout += t), stderr: () => {} }, { mode: 'normal', live: false, colour });
+    for (const e of events) renderer.onEvent(e);
+    renderer.summary({ status: 'fail', completedNodes: ['start', 'build'], context: {}, logsRoot: '/tmp/r', retries: 0, durationMs: 1300, failureReason: 'test failed' });
+    return stdout;
+  };
+
+  it('paints marks, durations, failures and the summary when on, and nothing when off', () => {
+    const on = render(true);
+    expect(on).toContain('\x1b[32m✓\x1b[39m build');
+    expect(on).toContain('\x1b[31m✗\x1b[39m test');
+    expect(on).toContain('\x1b[31m✘ failed\x1b[39m');
+    expect(on).toContain('\x1b[2m   1.2s\x1b[22m');
+    const off = render(false);
+    expect(off).not.toMatch(/\x1b\[\d+m/);
+    expect(off.split('\n').slice(1, 4)).toEqual([`  ✓ ${'build'.padEnd(24)}    1.2s`, `  ✗ ${'test'.padEnd(24)}    30ms  failed: exit code 1`, '✘ failed: 2 nodes run, 0 retries, 1.3s']);
+  });
+
+  it('shows a pipeline name with control characters escaped, not obeyed', () => {
+    expect(render(false).split('\n')[0]).toBe('Running Evil\\e]0;title\\x07 (/tmp/r)');
+  });
+});
+
+describe('colourEnabled', () => {
+  it('FORCE_COLOR wins, then NO_COLOR, then only a terminal that is not dumb', async () => {
+    const { colourEnabled } = await import('../src/render/colour.js');
+    const tty = { isTTY: true };
+    const pipe = { isTTY: false };
+    expect(colourEnabled(tty, {})).toBe(true);
+    expect(colourEnabled(pipe, {})).toBe(false);
+    expect(colourEnabled(tty, { TERM: 'dumb' })).toBe(false);
+    expect(colourEnabled(tty, { NO_COLOR: '1' })).toBe(false);
+    expect(colourEnabled(tty, { NO_COLOR: '' })).toBe(true); // set but empty: no-color.org says it does not count
+    expect(colourEnabled(pipe, { FORCE_COLOR: '1' })).toBe(true);
+    expect(colourEnabled(pipe, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(true);
+    expect(colourEnabled(tty, { FORCE_COLOR: '0' })).toBe(false);
+  });
+});

@@ -171,14 +171,22 @@ async function execute(
   const renderer = createRunRenderer(io, {
     mode: modeOf(flags),
     live: flags.live === true && modeOf(flags) === 'normal',
+    colour: flags.colour === true,
     ...(asking.console ? { replies: asking.console } : {}),
   });
-  const interrupt = abortOnSignals(() => {
-    renderer.stop();
-    killRunningTools();
-    io.stderr('orchestra: interrupted again; exiting without waiting\n');
-    process.exit(ExitCode.interrupted);
-  });
+  const interrupt = abortOnSignals(
+    () => {
+      renderer.stop();
+      killRunningTools();
+      io.stderr('orchestra: interrupted again; exiting without waiting\n');
+      process.exit(ExitCode.interrupted);
+    },
+    (sig) => {
+      renderer.stop();
+      // On a terminal the ^C the terminal echoed ends its line first: the message starts on a line of its own.
+      io.stderr(`${flags.live ? '\n' : ''}orchestra: stopping at the next safe point... (${sig === 'SIGINT' ? 'Ctrl-C' : sig} again to stop at once)\n`);
+    },
+  );
   try {
     const result = await work(interrupt.signal, renderer.onEvent, asking.interviewer, setup.backend);
     renderer.summary(result);

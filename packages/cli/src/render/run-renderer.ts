@@ -1,5 +1,6 @@
 import { escapeControl, type RunEvent, type RunResult, type TokenUsage } from '@orchestra/core';
 import type { CliIO } from '../io.js';
+import { painter } from './colour.js';
 import { formatDuration } from './format-duration.js';
 
 /** How the run is shown: a line per stage, only the summary, or JSON events. */
@@ -12,6 +13,8 @@ export interface RunRendererOptions {
   live: boolean;
   /** Where an interactive node's reply is shown as it streams (the console interviewer that asks the questions). */
   replies?: { streamReply(stage: string, turn: number, text: string): void };
+  /** Colour the status marks, durations and failures (see `colourEnabled`); off by default. */
+  colour?: boolean;
 }
 
 /** `1,234` */
@@ -38,6 +41,8 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
   const stageTokens = new Map<string, number>();
   const decisions: string[] = [];
   const width = 24;
+  const paint = painter(options.colour === true);
+  const duration = (ms: number) => paint('dim', formatDuration(ms).padStart(7));
 
   const clearLive = () => {
     if (!live) return;
@@ -50,7 +55,8 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
     live.frame = (live.frame + 1) % SPIN.length;
     // Streamed pieces stand for tokens: providers send about one token a piece.
     const streaming = live.pieces > 0 ? `  ~${count(live.pieces)} tokens` : '';
-    io.stderr(`\r\x1b[2K  ${SPIN[live.frame]} ${live.nodeId.padEnd(width)} ${formatDuration(performance.now() - live.since)}${streaming}`);
+    // Laid out as the finished line will be, so it does not jump when the stage ends.
+    io.stderr(`\r\x1b[2K  ${paint('cyan', SPIN[live.frame] as string)} ${live.nodeId.padEnd(width)} ${duration(performance.now() - live.since)}${streaming}`);
   };
 
   const startLive = (nodeId: string, since: number) => {
@@ -90,7 +96,7 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
     if (options.mode === 'quiet') return;
     switch (event.type) {
       case 'pipeline.started':
-        io.stdout(`${event.resumed ? 'Resuming' : 'Running'} ${event.pipeline || 'pipeline'} (${event.logsRoot})\n`);
+        io.stdout(`${event.resumed ? 'Resuming' : 'Running'} ${paint('bold', escapeControl(event.pipeline || 'pipeline', { keepNewlines: false }))} (${escapeControl(event.logsRoot, { keepNewlines: false })})\n`);
         break;
       case 'stage.started':
         running.set(event.nodeId, performance.now());
@@ -105,15 +111,15 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
       case 'stage.completed': {
         running.delete(event.nodeId);
         clearLive();
-        const mark = event.status === 'success' ? '✓' : event.status === 'skipped' ? '-' : '~';
-        const note = event.status === 'success' ? '' : `  ${event.status}`;
-        io.stdout(`  ${mark} ${event.nodeId.padEnd(width)} ${formatDuration(event.durationMs).padStart(7)}${note}${tokens(event.usage)}\n`);
+        const mark = event.status === 'success' ? paint('green', '✓') : event.status === 'skipped' ? paint('dim', '-') : paint('yellow', '~');
+        const note = event.status === 'success' ? '' : `  ${paint('yellow', event.status)}`;
+        io.stdout(`  ${mark} ${event.nodeId.padEnd(width)} ${duration(event.durationMs)}${note}${tokens(event.usage)}\n`);
         break;
       }
       case 'stage.failed':
         running.delete(event.nodeId);
         clearLive();
-        io.stdout(`  ✗ ${event.nodeId.padEnd(width)} ${formatDuration(event.durationMs).padStart(7)}  ${event.willRetry ? 'failed, will retry' : 'failed'}: ${firstLine(event.failureReason)}${tokens(event.usage)}\n`);
+        io.stdout(`  ${paint('red', '✗')} ${event.nodeId.padEnd(width)} ${duration(event.durationMs)}  ${paint(event.willRetry ? 'yellow' : 'red', event.willRetry ? 'failed, will retry' : 'failed')}: ${firstLine(event.failureReason)}${tokens(event.usage)}\n`);
         break;
       case 'stage.retrying':
         io.stdout(`    retrying ${event.nodeId} (attempt ${event.attempt}) in ${formatDuration(event.delayMs)}\n`);
@@ -134,11 +140,17 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
     clearLive();
     if (options.mode === 'json') return;
     const head =
-      result.status === 'success' ? '✔ success' : result.status === 'interrupted' ? '■ interrupted' : result.status === 'parked' ? '… parked, waiting for a human' : '✘ failed';
+      result.status === 'success'
+        ? paint('green', '✔ success')
+        : result.status === 'interrupted'
+          ? paint('yellow', '■ interrupted')
+          : result.status === 'parked'
+            ? paint('cyan', '… parked, waiting for a human')
+            : paint('red', '✘ failed');
     io.stdout(
       `${head}: ${result.completedNodes.length} node${result.completedNodes.length === 1 ? '' : 's'} run, ${result.retries} retr${result.retries === 1 ? 'y' : 'ies'}, ${formatDuration(result.durationMs)}\n`,
     );
-    if (result.failureReason) io.stdout(`  reason: ${escapeControl(result.failureReason)}\n`);
+    if (result.failureReason) io.stdout(`  reason: ${paint('red', escapeControl(result.failureReason))}\n`);
     if (result.usage) {
       const u = result.usage;
       io.stdout(`  tokens: ${count(u.totalTokens)} (${count(u.inputTokens)} in, ${count(u.outputTokens)} out)\n`);
