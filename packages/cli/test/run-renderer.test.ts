@@ -75,3 +75,31 @@ describe('colourEnabled', () => {
     expect(colourEnabled(tty, { FORCE_COLOR: '0' })).toBe(false);
   });
 });
+
+describe('run renderer: parallel branches', () => {
+  it('indents branch stages under their fan-out node and counts succeeded, failed and cancelled branches', () => {
+    let stdout = '';
+    const renderer = createRunRenderer({ stdout: (t) => (stdout += t), stderr: () => {} }, { mode: 'normal', live: false });
+    const events: RunEvent[] = [
+      { type: 'parallel.started', nodeId: 'fan', branchCount: 4, joinPolicy: 'first_success', maxParallel: 3, at },
+      { type: 'parallel.branch_started', nodeId: 'fan', branch: 'a', index: 0, at },
+      { type: 'parallel.branch_started', nodeId: 'fan', branch: 'b', index: 1, at },
+      { type: 'parallel.branch_started', nodeId: 'fan', branch: 'c', index: 2, at },
+      { type: 'stage.failed', nodeId: 'b', index: 0, failureReason: 'no', willRetry: false, durationMs: 3, at },
+      { type: 'parallel.branch_completed', nodeId: 'fan', branch: 'b', index: 1, status: 'fail', durationMs: 3, at },
+      { type: 'stage.completed', nodeId: 'a', index: 0, status: 'success', durationMs: 5, at },
+      { type: 'parallel.branch_completed', nodeId: 'fan', branch: 'a', index: 0, status: 'success', durationMs: 5, at },
+      { type: 'parallel.completed', nodeId: 'fan', durationMs: 9, successCount: 1, failureCount: 1, at },
+      { type: 'stage.completed', nodeId: 'fan', index: 1, status: 'success', durationMs: 9, at },
+    ];
+    for (const e of events) renderer.onEvent(e);
+    expect(stdout.split('\n')).toEqual([
+      '  ⑂ fan: 4 branches (first_success, 3 at a time)',
+      `      ✗ ${'b'.padEnd(24)}     3ms  failed: no`,
+      `      ✓ ${'a'.padEnd(24)}     5ms`,
+      '    1 of 4 branches succeeded, 1 failed, 2 cancelled (c, and those not started)',
+      `  ✓ ${'fan'.padEnd(24)}     9ms`,
+      '',
+    ]);
+  });
+});

@@ -42,6 +42,11 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
   const decisions: string[] = [];
   const width = 24;
   const paint = painter(options.colour === true);
+  /** The parallel nodes whose branches are running, with their branch counts: their stage lines are indented under them. */
+  const fanOuts = new Map<string, number>();
+  /** The branches of each running parallel node that started and have not finished. */
+  const openBranches = new Map<string, Set<string>>();
+  const indent = () => '    '.repeat(fanOuts.size);
   const duration = (ms: number) => paint('dim', formatDuration(ms).padStart(7));
 
   const clearLive = () => {
@@ -113,16 +118,40 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
         clearLive();
         const mark = event.status === 'success' ? paint('green', '✓') : event.status === 'skipped' ? paint('dim', '-') : paint('yellow', '~');
         const note = event.status === 'success' ? '' : `  ${paint('yellow', event.status)}`;
-        io.stdout(`  ${mark} ${event.nodeId.padEnd(width)} ${duration(event.durationMs)}${note}${tokens(event.usage)}\n`);
+        io.stdout(`${indent()}  ${mark} ${event.nodeId.padEnd(width)} ${duration(event.durationMs)}${note}${tokens(event.usage)}\n`);
         break;
       }
       case 'stage.failed':
         running.delete(event.nodeId);
         clearLive();
-        io.stdout(`  ${paint('red', '✗')} ${event.nodeId.padEnd(width)} ${duration(event.durationMs)}  ${paint(event.willRetry ? 'yellow' : 'red', event.willRetry ? 'failed, will retry' : 'failed')}: ${firstLine(event.failureReason)}${tokens(event.usage)}\n`);
+        io.stdout(`${indent()}  ${paint('red', '✗')} ${event.nodeId.padEnd(width)} ${duration(event.durationMs)}  ${paint(event.willRetry ? 'yellow' : 'red', event.willRetry ? 'failed, will retry' : 'failed')}: ${firstLine(event.failureReason)}${tokens(event.usage)}\n`);
         break;
+      case 'parallel.started':
+        io.stdout(`${indent()}  ${paint('cyan', '⑂')} ${event.nodeId}: ${event.branchCount} branch${event.branchCount === 1 ? '' : 'es'} (${event.joinPolicy}, ${event.maxParallel} at a time)\n`);
+        fanOuts.set(event.nodeId, event.branchCount);
+        openBranches.set(event.nodeId, new Set());
+        break;
+      case 'parallel.branch_started':
+        openBranches.get(event.nodeId)?.add(event.branch);
+        break;
+      case 'parallel.branch_completed':
+        openBranches.get(event.nodeId)?.delete(event.branch);
+        break;
+      case 'parallel.completed': {
+        const total = fanOuts.get(event.nodeId) ?? event.successCount + event.failureCount;
+        fanOuts.delete(event.nodeId);
+        const stopped = [...(openBranches.get(event.nodeId) ?? [])];
+        openBranches.delete(event.nodeId);
+        // Branches neither succeeded nor failed were cancelled (another won, under first_success) or skipped.
+        const cancelled = total - event.successCount - event.failureCount;
+        const parts = [`${event.successCount} of ${total} branch${total === 1 ? '' : 'es'} succeeded`];
+        if (event.failureCount > 0) parts.push(paint('red', `${event.failureCount} failed`));
+        if (cancelled > 0) parts.push(paint('yellow', `${cancelled} cancelled${stopped.length > 0 ? ` (${stopped.join(', ')}${stopped.length < cancelled ? ', and those not started' : ''})` : ''}`));
+        io.stdout(`${indent()}    ${parts.join(', ')}\n`);
+        break;
+      }
       case 'stage.retrying':
-        io.stdout(`    retrying ${event.nodeId} (attempt ${event.attempt}) in ${formatDuration(event.delayMs)}\n`);
+        io.stdout(`${indent()}    retrying ${event.nodeId} (attempt ${event.attempt}) in ${formatDuration(event.delayMs)}\n`);
         break;
       case 'goal_gate.unsatisfied':
         io.stdout(`  ! goal gate ${event.nodeId} is not satisfied${event.retryTarget ? `; going back to ${event.retryTarget}` : ''}\n`);
