@@ -8,6 +8,7 @@ import { BUILT_IN_TRANSFORMS } from '../transforms/built-in-transforms.js';
 import type { Transform } from '../transforms/transform.js';
 import { OrchestraError } from '../errors.js';
 import { pathProblem } from '../os/path-problem.js';
+import { checkSubPipelines } from './sub-pipelines.js';
 
 /** The outcome of loading a pipeline: the prepared graph (if parsing got that far) and every diagnostic. */
 export interface LoadResult {
@@ -39,7 +40,7 @@ export interface PipelineLoader {
   registerLintRule(rule: LintRule): this;
   /** Loads DOT text. `file` names the source in diagnostics. Never throws on bad input. */
   load(source: string, file?: string): LoadResult;
-  /** Reads and loads a file. Rejects with `ORCH_READ` when the file cannot be read. */
+  /** Reads and loads a file, and the files its sub-pipeline nodes name (their diagnostics, rule `sub_pipeline`). Rejects with `ORCH_READ` when the file cannot be read. */
   loadFile(path: string): Promise<LoadResult>;
 }
 
@@ -101,7 +102,13 @@ export function createPipelineLoader(options: PipelineLoaderOptions = {}): Pipel
       } catch (error) {
         throw new PipelineReadError(path, error);
       }
-      return loader.load(source, path);
+      const loaded = loader.load(source, path);
+      if (!loaded.graph) return loaded;
+      // A file can name others (sub-pipelines): what running them would find wrong is found now.
+      const children = await checkSubPipelines(loaded.graph, path, (text, file) => loader.load(text, file));
+      if (children.length === 0) return loaded;
+      const diagnostics = [...loaded.diagnostics, ...children];
+      return { ...loaded, diagnostics, ok: !hasErrors(diagnostics) };
     },
   };
   return loader;
