@@ -45,6 +45,31 @@ describe('sub-pipeline node, black box', () => {
     expect(readFileSync(join(runDir, 'after', 'status.json'), 'utf8')).toContain('"outcome": "success"');
   }, 30_000);
 
+  it('manager loop: SIGKILL while the child runs, then resume: the manager supervises the same child run to its end', async () => {
+    const dir = tempDir();
+    const side = join(dir, 'side.log');
+    writeFileSync(
+      join(dir, 'child.dot'),
+      `digraph Child { start [shape=Mdiamond]; exit [shape=Msquare]; slow [shape=parallelogram, tool_command="echo start $$ >> ${side}; sleep 1; echo end $$ >> ${side}"]; start -> slow -> exit }\n`,
+    );
+    const parent = join(dir, 'parent.dot');
+    writeFileSync(parent, 'digraph Parent { graph [stack.child_dotfile="child.dot"]; start [shape=Mdiamond]; exit [shape=Msquare]; boss [shape=house, manager.poll_interval="50ms"]; start -> boss -> exit }\n');
+    const runDir = join(dir, 'run');
+    const first = startOrchestra('run', parent, '--quiet', '--logs-dir', runDir);
+    await until(() => lines(side).length > 0, 'the child tool to start');
+    const orphan = Number(lines(side)[0]?.split(' ')[1]);
+    first.child.kill('SIGKILL');
+    await first.done;
+
+    const resumed = orchestra('resume', runDir, '--quiet');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(isProcessAlive(orphan, null)).toBe(false);
+    expect(lines(side).filter((l) => l.startsWith('end'))).toHaveLength(1);
+    expect(existsSync(join(runDir, 'boss', 'child-2'))).toBe(false);
+    const checkpoint = JSON.parse(readFileSync(join(runDir, 'checkpoint.json'), 'utf8')) as { context: Record<string, unknown> };
+    expect(checkpoint.context).toMatchObject({ 'stack.child.status': 'completed', 'stack.child.logs_root': join(runDir, 'boss', 'child-1') });
+  }, 30_000);
+
   it('a human gate in the child parks the parent; the answer given to the parent reaches the child on resume', () => {
     const dir = tempDir();
     writeFileSync(

@@ -19,11 +19,16 @@ export const LAST_RESPONSE_LENGTH = 200;
  * Refuses interactive nodes (`agent.mode="interactive"`): those need
  * `createLlmHandler` and a conversational backend.
  */
+/** The file in a stage where a manager loop leaves its instruction; the stage's prompt ends with it. */
+export const STEER_FILE = 'steer.md';
+
 export function createCodergenHandler(backend: CodergenBackend): Handler {
   return {
     async execute(input) {
       const { node, graph, context, stage, signal } = input;
-      const prompt = composePrompt(node, graph);
+      // A supervisor (a manager loop) may have left an instruction for this stage.
+      const steer = (await stage.read(STEER_FILE))?.trim();
+      const prompt = steer ? `${composePrompt(node, graph)}\n\n## Instruction from the supervisor\n\n${steer}` : composePrompt(node, graph);
       await stage.write('prompt.md', prompt);
       const { reporter, usage } = createStageReporter(input);
       let result: string | Outcome;

@@ -9,6 +9,7 @@ import { AnswerLater } from '../engine/answer-later.js';
 import { readPendingQuestions } from '../engine/store/pending-questions.js';
 import { loadPipeline } from '../pipeline/pipeline-loader.js';
 import { FileRunStore } from '../run/file-run-store.js';
+import { MANAGER_LOOP_TYPE, managerLoopHandler } from './manager-loop-handler.js';
 
 /** The handler type of a sub-pipeline node (`type="pipeline"`, an orchestra extension). */
 export const SUB_PIPELINE_TYPE = 'pipeline';
@@ -105,9 +106,15 @@ export function subPipelineHandler(registry: () => HandlerRegistry): Handler {
   };
 }
 
-/** `registry` with the sub-pipeline handler added (a copy), unless it has one of its own. */
+/**
+ * `registry` with the handlers that run other pipelines added (a copy): the
+ * sub-pipeline node and the manager loop, each unless it has one of its own.
+ * Their child runs use the same copy.
+ */
 export function withSubPipelines(registry: HandlerRegistry): HandlerRegistry {
-  if (registry.get(SUB_PIPELINE_TYPE)) return registry;
+  if (registry.get(SUB_PIPELINE_TYPE) && registry.get(MANAGER_LOOP_TYPE)) return registry;
   const copy = registry.clone();
-  return copy.register(SUB_PIPELINE_TYPE, subPipelineHandler(() => copy));
+  if (!copy.get(SUB_PIPELINE_TYPE)) copy.register(SUB_PIPELINE_TYPE, subPipelineHandler(() => copy));
+  if (!copy.get(MANAGER_LOOP_TYPE)) copy.register(MANAGER_LOOP_TYPE, managerLoopHandler(() => copy));
+  return copy;
 }
