@@ -47,7 +47,7 @@ describe('one owner per run', () => {
   it('a second resume of a run another process drives exits 2 naming its PID; the journal has no duplicate steps', async () => {
     const dir = tempDir();
     const side = join(dir, 'side.log');
-    const file = slowToolPipeline(dir, 1.5);
+    const file = slowToolPipeline(dir, 3);
     const runDir = join(dir, 'run');
     const first = startOrchestra('run', file, '--quiet', '--logs-dir', runDir, '--set', `side=${side}`);
     await until(() => lines(side).length > 0, 'the tool to start');
@@ -71,7 +71,7 @@ describe('one owner per run', () => {
   it('after SIGKILL, resume stops the tool the dead run left running, so its side effect happens once per completed attempt', async () => {
     const dir = tempDir();
     const side = join(dir, 'side.log');
-    const file = slowToolPipeline(dir, 1);
+    const file = slowToolPipeline(dir, 3);
     const runDir = join(dir, 'run');
     const first = startOrchestra('run', file, '--quiet', '--logs-dir', runDir, '--set', `side=${side}`);
     await until(() => lines(side).length > 0, 'the tool to start');
@@ -100,7 +100,7 @@ describe('one owner per run', () => {
     const dir = tempDir();
     const side = join(dir, 'side.log');
     const agent = join(dir, 'agent.sh');
-    writeFileSync(agent, `#!/bin/sh\ncat > /dev/null\necho "start $$" >> "${side}"\nsleep 1\necho "end $$" >> "${side}"\necho done\n`);
+    writeFileSync(agent, `#!/bin/sh\ncat > /dev/null\necho "start $$" >> "${side}"\nsleep 3\necho "end $$" >> "${side}"\necho done\n`);
     chmodSync(agent, 0o755);
     writeFileSync(join(dir, 'orchestra.yaml'), `cli_agent:\n  command: [${agent}]\n  timeout: 20s\n`);
     const file = join(dir, 'agent.dot');
@@ -154,7 +154,7 @@ describe('one owner per run', () => {
     expect(readFileSync(join(moved, 'work', 'stdout.log'), 'utf8').trim()).toBe(elsewhere);
     const missing = orchestra('resume', moved, '--cwd', join(dir, 'nowhere'));
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('not a directory');
+    expect(missing.stderr).toContain(`--cwd ${join(dir, 'nowhere')}: ${join(dir, 'nowhere')} does not exist`);
   }, 30_000);
 });
 

@@ -22,7 +22,7 @@ describe('sub-pipeline node, black box', () => {
     const side = join(dir, 'side.log');
     writeFileSync(
       join(dir, 'child.dot'),
-      `digraph Child { start [shape=Mdiamond]; exit [shape=Msquare]; slow [shape=parallelogram, tool_command="echo start $$ >> ${side}; sleep 1; echo end $$ >> ${side}"]; start -> slow -> exit }\n`,
+      `digraph Child { start [shape=Mdiamond]; exit [shape=Msquare]; slow [shape=parallelogram, tool_command="echo start $$ >> ${side}; sleep 3; echo end $$ >> ${side}"]; start -> slow -> exit }\n`,
     );
     const parent = join(dir, 'parent.dot');
     writeFileSync(parent, 'digraph Parent { start [shape=Mdiamond]; exit [shape=Msquare]; sub [type="pipeline", pipeline="child.dot"]; after [shape=parallelogram, tool_command="echo after"]; start -> sub -> after -> exit }\n');
@@ -50,7 +50,7 @@ describe('sub-pipeline node, black box', () => {
     const side = join(dir, 'side.log');
     writeFileSync(
       join(dir, 'child.dot'),
-      `digraph Child { start [shape=Mdiamond]; exit [shape=Msquare]; slow [shape=parallelogram, tool_command="echo start $$ >> ${side}; sleep 1; echo end $$ >> ${side}"]; start -> slow -> exit }\n`,
+      `digraph Child { start [shape=Mdiamond]; exit [shape=Msquare]; slow [shape=parallelogram, tool_command="echo start $$ >> ${side}; sleep 3; echo end $$ >> ${side}"]; start -> slow -> exit }\n`,
     );
     const parent = join(dir, 'parent.dot');
     writeFileSync(parent, 'digraph Parent { graph [stack.child_dotfile="child.dot"]; start [shape=Mdiamond]; exit [shape=Msquare]; boss [shape=house, manager.poll_interval="50ms"]; start -> boss -> exit }\n');

@@ -1,11 +1,13 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RunContext, openFileStage, type CodergenRequest, type ConversationStart, type LlmCall, type LlmReporter } from '@orchestra/core';
+import { RunContext, openFileStage, type CodergenRequest, type ConversationStart, type LlmCall, type LlmReporter, type Outcome } from '@orchestra/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliAgentError, CliAgentTimeoutError, createCliAgentBackend } from '../src/backends/cli-backend.js';
+import { eventsOf, dot as pipeline, runWith, useTempDirs } from './helpers.js';
 import { isGone, pidFrom, read, removeTempDirs, script, tempDir, waitFor } from './tools/helpers.js';
 
 afterEach(removeTempDirs);
+useTempDirs();
 
 interface Recorded extends LlmReporter {
   deltas: string[];
@@ -224,5 +226,126 @@ describe('createCliAgentBackend: conversations', () => {
     script(s.stageDir, 'fail', '');
     await expect(conversation.send('two', { signal })).rejects.toThrow(CliAgentError);
     expect(await conversation.send('two', { signal })).toBe('2');
+  });
+});
+
+describe('createCliAgentBackend: the status-file contract (spec Appendix C)', () => {
+  /** A script line that writes `status` (an object, or raw text) to the stage's status.json. */
+  function writesStatus(status: object | string): string {
+    const text = typeof status === 'string' ? status : JSON.stringify(status);
+    return `cat > "$ORCHESTRA_STAGE_DIR/status.json" <<'EOF'\n${text}\nEOF`;
+  }
+
+  const withNode = (attributes: Record<string, string>) => ({ node: { id: 'implement', attributes, origins: {}, subgraphClasses: [] } });
+
+  it('takes the outcome, label, next ids, context updates and notes from the file; the answer stays in response.md and last_response', async () => {
+    const dir = tempDir('orchestra-cli-');
+    const status = { outcome: 'partial_success', preferred_label: 'Revise', suggested_next_ids: ['draft'], context_updates: { 'review.verdict': 'needs work' }, notes: 'one issue' };
+    const agent = script(dir, 'agent.sh', `cat > /dev/null\n${writesStatus(status)}\necho "Please revise section 2."`);
+    const req = request(dir, 'Review it.');
+    const outcome = await createCliAgentBackend({ command: [agent], timeoutMs: 10_000 }).run(req);
+    expect(outcome).toEqual({
+      status: 'partial_success',
+      preferredLabel: 'Revise',
+      suggestedNextIds: ['draft'],
+      contextUpdates: { last_stage: 'implement', last_response: 'Please revise section 2.', 'review.verdict': 'needs work' },
+      notes: 'one issue',
+    });
+    expect(read(join(req.stageDir, 'response.md'))).toBe('Please revise section 2.');
+    expect(req.report.calls).toHaveLength(1);
+  });
+
+  it('lets the file win over a non-zero exit, and accepts an agent that only wrote the file', async () => {
+    const dir = tempDir('orchestra-cli-');
+    const crashy = script(dir, 'crashy.sh', `${writesStatus({ outcome: 'success' })}\necho "done anyway"\necho "telemetry upload failed" >&2; exit 1`);
+    const req = request(dir, 'go');
+    const outcome = (await createCliAgentBackend({ command: [crashy], timeoutMs: 10_000 }).run(req)) as Outcome;
+    expect(outcome.status).toBe('success');
+    expect(outcome.notes).toBe('Stage completed: implement (outcome from status.json) [exit code 1; the outcome is the one in status.json]');
+
+    const failing = script(dir, 'failing.sh', `${writesStatus({ outcome: 'fail' })}\necho "bad key" >&2; exit 2`);
+    const failed = (await createCliAgentBackend({ command: [failing], timeoutMs: 10_000 }).run(request(join(dir, 'f'), 'go'))) as Outcome;
+    expect(failed).toMatchObject({ status: 'fail', failureReason: `cli agent "${failing}" exited with code 2: bad key` });
+
+    const quiet = script(dir, 'quiet.sh', writesStatus({ outcome: 'retry', notes: 'tests still running' }));
+    const other = request(join(dir, 'q'), 'go');
+    const retry = (await createCliAgentBackend({ command: [quiet], timeoutMs: 10_000 }).run(other)) as Outcome;
+    expect(retry).toMatchObject({ status: 'retry', failureReason: `cli agent "${quiet}" reported retry in status.json: tests still running` });
+    expect(retry.contextUpdates).toEqual({ last_stage: 'implement', last_response: '' });
+    expect(existsSync(join(other.stageDir, 'response.md'))).toBe(false);
+  });
+
+  it('fails the stage on an invalid file with the zod message, and on broken JSON with the parser message', async () => {
+    const dir = tempDir('orchestra-cli-');
+    const invalid = script(dir, 'invalid.sh', `${writesStatus({ outcome: 'done', suggested_next_ids: 'draft' })}\necho answer`);
+    const outcome = (await createCliAgentBackend({ command: [invalid], timeoutMs: 10_000 }).run(request(dir, 'go'))) as Outcome;
+    expect(outcome.status).toBe('fail');
+    expect(outcome.failureReason).toMatch(/^status\.json is invalid: outcome: Invalid option: expected one of "success"\|.*; suggested_next_ids: /);
+    const broken = script(dir, 'broken.sh', `${writesStatus('{"outcome": ')}\necho answer`);
+    const parsed = (await createCliAgentBackend({ command: [broken], timeoutMs: 10_000 }).run(request(join(dir, 'b'), 'go'))) as Outcome;
+    expect(parsed).toMatchObject({ status: 'fail' });
+    expect(parsed.failureReason).toMatch(/^status\.json is not valid JSON: \S/);
+  });
+
+  it('removes a status.json already in the stage before the agent runs', async () => {
+    const dir = tempDir('orchestra-cli-');
+    const req = request(dir, 'go');
+    writeFileSync(join(req.stageDir, 'status.json'), JSON.stringify({ outcome: 'fail', failure_reason: 'from the last visit' }));
+    const agent = script(dir, 'agent.sh', 'echo "fresh answer"');
+    expect(await createCliAgentBackend({ command: [agent], timeoutMs: 10_000 }).run(req)).toBe('fresh answer');
+  });
+
+  it('ignores the file of an agent killed by a signal', async () => {
+    const dir = tempDir('orchestra-cli-');
+    const agent = script(dir, 'agent.sh', `${writesStatus({ outcome: 'success' })}\necho partial\nkill -9 $$`);
+    const error = await rejection(createCliAgentBackend({ command: [agent], timeoutMs: 10_000 }).run(request(dir, 'go')));
+    expect(error).toBeInstanceOf(CliAgentError);
+    expect(error.message).toBe(`cli agent "${agent}" was killed by SIGKILL`);
+  });
+
+  it('auto_status=true: an agent that exits 0 silently, writing no status, succeeds; a failure stays a failure', async () => {
+    const dir = tempDir('orchestra-cli-');
+    const silent = script(dir, 'silent.sh', 'cat > /dev/null');
+    const backend = createCliAgentBackend({ command: [silent], timeoutMs: 10_000 });
+    expect(await backend.run(request(dir, 'go', withNode({ auto_status: 'true' })))).toEqual({ status: 'success', notes: 'auto-status: handler completed without writing status' });
+    expect((await rejection(backend.run(request(join(dir, 'n'), 'go')))).message).toBe(`cli agent "${silent}" printed nothing`);
+    const failing = script(dir, 'failing.sh', 'exit 3');
+    const error = await rejection(createCliAgentBackend({ command: [failing], timeoutMs: 10_000 }).run(request(join(dir, 'f'), 'go', withNode({ auto_status: 'true' }))));
+    expect(error.message).toBe(`cli agent "${failing}" exited with code 3`);
+  });
+
+  it('in a run: the file routes the stage, its context updates stay, and a later visit without a file is not taken for it', async () => {
+    const dir = tempDir('orchestra-cli-');
+    // review's first visit asks for "Revise" (back to draft); its second writes nothing and exits 0,
+    // so its text answer counts and the weight picks exit. A stale file would loop until max_visits.
+    const agent = script(
+      dir,
+      'agent.sh',
+      [
+        'cat > /dev/null',
+        'n=$(cat "$ORCHESTRA_LOGS_DIR/visits-$ORCHESTRA_NODE_ID" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > "$ORCHESTRA_LOGS_DIR/visits-$ORCHESTRA_NODE_ID"',
+        'if [ "$ORCHESTRA_NODE_ID" = review ] && [ $n -eq 1 ]; then',
+        writesStatus({ outcome: 'success', preferred_label: 'Revise', context_updates: { 'review.verdict': 'needs work' }, notes: 'one issue' }),
+        'echo "Please revise."',
+        'else echo "$ORCHESTRA_NODE_ID visit $n"; fi',
+      ].join('\n'),
+    );
+    const source = pipeline(
+      [
+        '  draft [prompt="Draft it"]',
+        '  review [prompt="Review it"]',
+        '  start -> draft -> review',
+        '  review -> draft [label="Revise"]',
+        '  review -> exit [label="Approve", weight=1]',
+      ].join('\n'),
+      'goal="Ship", default_max_visits=3',
+    );
+    const { result, logsRoot, events } = await runWith(source, createCliAgentBackend({ command: [agent], timeoutMs: 10_000 }));
+    expect(result.status).toBe('success');
+    expect(result.completedNodes).toEqual(['start', 'draft', 'review', 'draft', 'review', 'exit']);
+    expect(result.context['review.verdict']).toBe('needs work');
+    expect(result.context.last_response).toBe('review visit 2');
+    expect(eventsOf(events, 'stage.completed').filter((e) => e.nodeId === 'review').map((e) => e.notes)).toEqual(['one issue', 'Stage completed: review']);
+    expect(JSON.parse(read(join(logsRoot, 'review', 'status.json')))).toMatchObject({ outcome: 'success', preferred_label: '', notes: 'Stage completed: review' });
   });
 });

@@ -6,7 +6,7 @@ import { sleepOn, type Clock } from './clock.js';
 import type { EventBus } from './event-bus.js';
 import type { Arrival, BranchRunner, Handler, HandlerInput, ProcessLedger, RunView } from './handler.js';
 import type { ProgressStore } from './node-progress.js';
-import { OutcomeSchema, STATUS_FILE, StatusFileSchema, fromStatusFile, isSuccess, type Outcome } from './outcome.js';
+import { AUTO_STATUS_NOTES, OutcomeSchema, STATUS_FILE, isSuccess, parseStatusFile, type Outcome } from './outcome.js';
 import { withStageDir } from './store/lazy-stage-dir.js';
 import type { StageStore } from './store/run-store.js';
 import { MAX_RETRY_AFTER_MS, delayForAttempt, retryAfterOf, type RetryPolicy } from './retry-policy.js';
@@ -64,22 +64,18 @@ function describe(error: unknown): string {
 }
 
 /**
- * The outcome when a handler returned nothing: the `status.json` it wrote in
- * the stage dir (stale ones are removed before each attempt), else
- * auto_status, else FAIL.
+ * The outcome when a handler returned nothing: the `status.json` it (or a
+ * program it started) wrote in the stage dir — stale ones are removed before
+ * each attempt; an unreadable one is a FAIL naming the problem (see
+ * {@link parseStatusFile}) — else auto_status (spec Appendix C), else FAIL.
  */
 async function outcomeFromStatusFile(node: GraphNode, stage: StageStore): Promise<Outcome> {
   const text = await stage.read(STATUS_FILE);
   if (text !== undefined) {
-    try {
-      const parsed = StatusFileSchema.safeParse(JSON.parse(text));
-      if (parsed.success) return fromStatusFile(parsed.data);
-      return { status: 'fail', failureReason: `status.json is invalid: ${parsed.error.issues[0]?.message ?? 'unexpected shape'}` };
-    } catch {
-      return { status: 'fail', failureReason: 'status.json is not valid JSON' };
-    }
+    const parsed = parseStatusFile(text);
+    return parsed.ok ? parsed.outcome : { status: 'fail', failureReason: parsed.failureReason };
   }
-  if (booleanAttr(node, 'auto_status')) return { status: 'success', notes: 'auto-status: handler completed without writing status' };
+  if (booleanAttr(node, 'auto_status')) return { status: 'success', notes: AUTO_STATUS_NOTES };
   return { status: 'fail', failureReason: 'the handler returned no outcome and wrote no status.json' };
 }
 

@@ -4,6 +4,9 @@ import { TokenUsageFileSchema, TokenUsageSchema, usageFromFile, usageToFile, typ
 /** The status file's name in a stage (spec Appendix C). */
 export const STATUS_FILE = 'status.json';
 
+/** The notes of the SUCCESS `auto_status=true` stands in for a status nobody wrote (spec Appendix C). */
+export const AUTO_STATUS_NOTES = 'auto-status: handler completed without writing status';
+
 /** Outcome statuses, lower-case as in status files and conditions (spec §5.2). */
 export const STAGE_STATUSES = ['success', 'partial_success', 'retry', 'fail', 'skipped'] as const;
 
@@ -92,6 +95,35 @@ export function fromStatusFile(file: StatusFile): Outcome {
   if (file.failure_reason) outcome.failureReason = file.failure_reason;
   if (file.usage) outcome.usage = usageFromFile(file.usage);
   return outcome;
+}
+
+/** Most zod issues named in a `status.json is invalid` message. */
+const STATUS_ISSUES_SHOWN = 3;
+
+/** What {@link parseStatusFile} made of a status file: its outcome, or why it is not one. */
+export type ParsedStatusFile = { ok: true; outcome: Outcome } | { ok: false; failureReason: string };
+
+/**
+ * A status file another program wrote (spec Appendix C), checked with
+ * {@link StatusFileSchema}: its outcome, or a failure reason —
+ * `status.json is not valid JSON: <parser message>` or
+ * `status.json is invalid: <field>: <zod message>` (at most three issues,
+ * separated by `; `). A leading byte-order mark is ignored; unknown fields are
+ * dropped.
+ */
+export function parseStatusFile(text: string): ParsedStatusFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    return { ok: false, failureReason: `${STATUS_FILE} is not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const parsed = StatusFileSchema.safeParse(json);
+  if (parsed.success) return { ok: true, outcome: fromStatusFile(parsed.data) };
+  const { issues } = parsed.error;
+  const shown = issues.slice(0, STATUS_ISSUES_SHOWN).map((issue) => (issue.path.length ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message));
+  const more = issues.length > STATUS_ISSUES_SHOWN ? ` (and ${issues.length - STATUS_ISSUES_SHOWN} more)` : '';
+  return { ok: false, failureReason: `${STATUS_FILE} is invalid: ${shown.join('; ') || 'unexpected shape'}${more}` };
 }
 
 /** Checks a handler's return value; a malformed outcome becomes a FAIL naming the problem. */

@@ -5,6 +5,8 @@ import { truncateUtf8 } from './utf8-bounds.js';
 export const CONTEXT_ENV_PREFIX = 'ORCHESTRA_CTX_';
 /** The variable naming the file that holds the whole context as JSON. */
 export const CONTEXT_FILE_ENV = 'ORCHESTRA_CONTEXT_FILE';
+/** The variable naming the node's stage directory, where a command may write `status.json`. */
+export const STAGE_DIR_ENV = 'ORCHESTRA_STAGE_DIR';
 /**
  * Most bytes (UTF-8) of one context value passed as an `ORCHESTRA_CTX_`
  * variable (32 KiB); longer values are cut on a character boundary. Linux
@@ -33,20 +35,23 @@ export function contextEnvValue(value: unknown): string {
 
 /**
  * The environment a tool command runs with: the process environment (less
- * any `ORCHESTRA_CTX_*` and `ORCHESTRA_CONTEXT_FILE` variables it inherited),
- * the run directory and node id, `ORCHESTRA_CONTEXT_FILE` when `contextFile`
- * is given, and the context values as `ORCHESTRA_CTX_<KEY>` (see
- * {@link contextEnvValue}), within {@link CONTEXT_ENV_BUDGET}. Context
- * reaches commands only this way, never spliced into the command text.
+ * any `ORCHESTRA_CTX_*`, `ORCHESTRA_CONTEXT_FILE` and `ORCHESTRA_STAGE_DIR`
+ * variables it inherited), the run directory and node id,
+ * `ORCHESTRA_CONTEXT_FILE` when `contextFile` is given,
+ * `ORCHESTRA_STAGE_DIR` when `stageDir` is given, and the context values as
+ * `ORCHESTRA_CTX_<KEY>` (see {@link contextEnvValue}), within
+ * {@link CONTEXT_ENV_BUDGET}. Context reaches commands only this way, never
+ * spliced into the command text.
  */
-export function toolEnvironment(context: RunContext, logsRoot: string, nodeId: string, contextFile?: string): NodeJS.ProcessEnv {
+export function toolEnvironment(context: RunContext, logsRoot: string, nodeId: string, contextFile?: string, stageDir?: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (!name.startsWith(CONTEXT_ENV_PREFIX) && name !== CONTEXT_FILE_ENV) env[name] = value;
+    if (!name.startsWith(CONTEXT_ENV_PREFIX) && name !== CONTEXT_FILE_ENV && name !== STAGE_DIR_ENV) env[name] = value;
   }
   env.ORCHESTRA_LOGS_DIR = logsRoot;
   env.ORCHESTRA_NODE_ID = nodeId;
   if (contextFile !== undefined) env[CONTEXT_FILE_ENV] = contextFile;
+  if (stageDir !== undefined) env[STAGE_DIR_ENV] = stageDir;
   // Two keys with one name (`a.b`, `a_b`): the later value wins, as a variable can hold only one.
   const values = new Map<string, unknown>();
   for (const [key, value] of Object.entries(context.snapshot())) values.set(contextEnvName(key), value);

@@ -135,7 +135,7 @@ describe('spec §11.12 cross-feature parity matrix (execution rows)', () => {
     expect(result.status).toBe('success');
     expect(result.completedNodes).toEqual(['start', ...ids, 'exit']);
     expect(eventsOf(events, 'stage.failed')).toHaveLength(0);
-    expect(result.context['tool.output']).toBe('step12\n');
+    expect(result.context['tool.output']).toBe('step12');
     for (const id of ids) expect(existsSync(join(logsRoot, id, 'status.json')), id).toBe(true);
     expect(checkpointAt(logsRoot).completed_nodes).toHaveLength(14);
   });

@@ -27,7 +27,7 @@ describe('tool handler (spec §4.10)', () => {
   it('puts stdout into tool.output and writes stdout.log and stderr.log', async () => {
     const { result, logsRoot } = await run(tool('tool_command="echo hello; echo warn >&2"'));
     expect(result.status).toBe('success');
-    expect(result.context['tool.output']).toBe('hello\n');
+    expect(result.context['tool.output']).toBe('hello'); // trailing newlines removed, as $(...) does
     expect(readFileSync(join(logsRoot, 't', 'stdout.log'), 'utf8')).toBe('hello\n');
     expect(readFileSync(join(logsRoot, 't', 'stderr.log'), 'utf8')).toBe('warn\n');
     expect(statusAt(logsRoot, 't')).toMatchObject({ outcome: 'success', notes: 'Tool completed: echo hello; echo warn >&2' });
@@ -59,7 +59,7 @@ describe('tool handler (spec §4.10)', () => {
       initialContext: { payload },
     });
     expect(result.status).toBe('success');
-    expect(result.context['tool.output']).toBe(`${payload}\n${payload}\n`);
+    expect(result.context['tool.output']).toBe(`${payload}\n${payload}`);
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -83,7 +83,7 @@ describe('tool handler (spec §4.10)', () => {
     const source = tool('tool_command="printenv ORCHESTRA_CTX_WORK_BRANCH ORCHESTRA_LOGS_DIR ORCHESTRA_NODE_ID ORCHESTRA_CTX_GRAPH_GOAL"', '  a [type="s"]\n');
     const { result, logsRoot } = await run(source.replace('digraph P {', 'digraph P {\n  graph [goal="Build it"]'), { handlers: { s: s.handler } });
     expect(result.status).toBe('success');
-    expect(result.context['tool.output']).toBe(`feature/x\n${logsRoot}\nt\nBuild it\n`);
+    expect(result.context['tool.output']).toBe(`feature/x\n${logsRoot}\nt\nBuild it`);
   });
 
   it('runs in the workdir', async () => {
@@ -136,9 +136,10 @@ describe('tool handler (spec §4.10)', () => {
     expect(result.status).toBe('success');
     expect(readFileSync(join(logsRoot, 't', 'stdout.log')).length).toBe(5 * 1024 * 1024);
     const output = String(result.context['tool.output']);
-    // 'é\n' is 3 bytes: the limit falls just after the first byte of an 'é', which is dropped.
-    expect(Buffer.byteLength(output)).toBe(TOOL_OUTPUT_LIMIT - 1);
-    expect(output).toBe('é\n'.repeat((TOOL_OUTPUT_LIMIT - 1) / 3));
+    // 'é\n' is 3 bytes: the limit falls just after the first byte of an 'é', which is dropped,
+    // and then the trailing newline is removed.
+    expect(Buffer.byteLength(output)).toBe(TOOL_OUTPUT_LIMIT - 2);
+    expect(output).toBe('é\n'.repeat((TOOL_OUTPUT_LIMIT - 1) / 3).slice(0, -1));
     expect(String(statusAt(logsRoot, 't').notes)).toContain('stdout truncated to 1 MiB in tool.output; full output, 5242880 bytes, in stdout.log');
   });
 
@@ -156,7 +157,7 @@ describe('tool handler (spec §4.10)', () => {
     process.kill(Number(readFileSync(join(logsRoot, 'bg'), 'utf8')), 'SIGKILL');
     expect(elapsed).toBeLessThan(5000);
     expect(result.status).toBe('success');
-    expect(result.context['tool.output']).toBe('started\n');
+    expect(result.context['tool.output']).toBe('started');
   });
 
   it('stops waiting on a timeout although a process that left the group holds the pipes', async () => {
@@ -190,6 +191,6 @@ describe('tool handler (spec §4.10)', () => {
   it('passes a value with a NUL byte without it', async () => {
     const { result } = await run(tool('tool_command="printenv ORCHESTRA_CTX_S"'), { initialContext: { s: 'before\u0000after' } });
     expect(result.status).toBe('success');
-    expect(result.context['tool.output']).toBe('beforeafter\n');
+    expect(result.context['tool.output']).toBe('beforeafter');
   });
 });

@@ -1,14 +1,28 @@
-import type {
-  CodergenBackend,
-  CodergenRequest,
-  Conversation,
-  ConversationalBackend,
-  ConversationMessage,
-  ConversationStart,
-  ProcessLedger,
-  RunView,
+import {
+  AUTO_STATUS_NOTES,
+  LAST_RESPONSE_LENGTH,
+  parseStatusFile,
+  type CodergenBackend,
+  type CodergenRequest,
+  type Conversation,
+  type ConversationalBackend,
+  type ConversationMessage,
+  type ConversationStart,
+  type Outcome,
+  type ParsedStatusFile,
+  type ProcessLedger,
+  type RunView,
 } from '@orchestra/core';
-import { invokeCliAgent } from './cli-invoke.js';
+import { booleanAttr } from '@orchestra/core/loader';
+import {
+  cliAgentAnswer,
+  cliAgentExitFailure,
+  invokeCliAgent,
+  reportCliAgentCall,
+  runCliAgent,
+  type CliAgentRun,
+  type CliInvocation,
+} from './cli-invoke.js';
 import { conversationTranscript, withPreamble } from './cli-transcript.js';
 
 export { CliAgentError, CliAgentTimeoutError, formatDuration } from './cli-agent-error.js';
@@ -40,6 +54,35 @@ interface Stage {
   processes: ProcessLedger | undefined;
 }
 
+/** The file in the stage directory through which an agent may give the stage's outcome (spec Appendix C). */
+const AGENT_STATUS_FILE = 'status.json';
+/**
+ * The stage's outcome from the `status.json` the agent wrote: the file
+ * decides, whatever the exit code (a non-zero one is noted, and is the
+ * failure reason of a FAIL or RETRY the file gives none for); `last_stage`
+ * and `last_response` are set as for a text answer, under the file's own
+ * context updates; a non-empty answer is kept in `response.md`. An invalid
+ * file is a FAIL naming the problem.
+ */
+async function outcomeFromAgentStatus(request: CodergenRequest, invocation: CliInvocation, run: CliAgentRun, parsed: ParsedStatusFile): Promise<Outcome> {
+  const exitFailure = cliAgentExitFailure(run);
+  if (!parsed.ok) return { status: 'fail', failureReason: exitFailure ? `${parsed.failureReason}; ${exitFailure}` : parsed.failureReason };
+  reportCliAgentCall(invocation, run);
+  if (run.answer !== '') await request.stage.write('response.md', run.answer);
+  const reported = parsed.outcome;
+  const nodeId = request.node.id;
+  const overridden = run.exitCode !== 0 ? ` [exit code ${run.exitCode}; the outcome is the one in status.json]` : '';
+  const outcome: Outcome = {
+    ...reported,
+    contextUpdates: { last_stage: nodeId, last_response: run.answer.slice(0, LAST_RESPONSE_LENGTH), ...reported.contextUpdates },
+    notes: `${reported.notes ?? `Stage completed: ${nodeId} (outcome from status.json)`}${overridden}`,
+  };
+  if ((reported.status === 'fail' || reported.status === 'retry') && !reported.failureReason) {
+    outcome.failureReason = exitFailure ?? `cli agent ${run.label} reported ${reported.status} in status.json${reported.notes ? `: ${reported.notes}` : ''}`;
+  }
+  return outcome;
+}
+
 /**
  * A backend that hands each LLM stage to a command-line agent (`claude -p`,
  * `codex exec`, ...): the prompt (after the preamble, if any) goes to its
@@ -55,8 +98,7 @@ interface Stage {
 export function createCliAgentBackend(options: CliAgentBackendOptions): CliAgentBackend {
   const command = [...options.command];
 
-  const invoke = (stage: Stage, stdin: string, signal: AbortSignal, report: CodergenRequest['report'], appendStderr: boolean) =>
-    invokeCliAgent({
+  const invocation = (stage: Stage, stdin: string, signal: AbortSignal, report: CodergenRequest['report'], appendStderr: boolean): CliInvocation => ({
       command,
       timeoutMs: options.timeoutMs,
       cwd: options.cwd ?? stage.workdir,
@@ -92,7 +134,18 @@ export function createCliAgentBackend(options: CliAgentBackendOptions): CliAgent
 
     async run(request) {
       const stdin = withPreamble(options.preamble?.(request), request.prompt);
-      return invoke(stageOf(request), stdin, request.signal, request.report, false);
+      // The agent may report through <stage>/status.json: nothing there may predate this run.
+      await request.stage.remove(AGENT_STATUS_FILE);
+      const call = invocation(stageOf(request), stdin, request.signal, request.report, false);
+      const run = await runCliAgent(call);
+      // Killed by a signal: the agent did not finish, so a status.json it left cannot vouch for it.
+      const status = run.exitCode === null ? undefined : await request.stage.read(AGENT_STATUS_FILE);
+      if (status !== undefined) return outcomeFromAgentStatus(request, call, run, parseStatusFile(status));
+      if (run.exitCode === 0 && run.answer === '' && booleanAttr(request.node, 'auto_status')) {
+        reportCliAgentCall(call, run);
+        return { status: 'success', notes: AUTO_STATUS_NOTES };
+      }
+      return cliAgentAnswer(call, run);
     },
 
     startConversation(start): Conversation {
@@ -103,7 +156,7 @@ export function createCliAgentBackend(options: CliAgentBackendOptions): CliAgent
         async send(message, { signal }) {
           const messages: ConversationMessage[] = [...history, { role: 'human', text: message }];
           const both = AbortSignal.any([start.signal, signal]);
-          const reply = await invoke(stage, conversationTranscript(preamble, messages), both, start.report, true);
+          const reply = await invokeCliAgent(invocation(stage, conversationTranscript(preamble, messages), both, start.report, true));
           // The history grows only when the turn succeeded, so a failed send can be repeated.
           history = [...messages, { role: 'agent', text: reply }];
           return reply;

@@ -45,14 +45,28 @@ async function keepStderr(invocation: CliInvocation, stderr: string): Promise<vo
   }
 }
 
+/** How one run of a CLI agent ended (it exited, or was killed by a signal it was not sent by orchestra). */
+export interface CliAgentRun {
+  /** The command as shown in messages. */
+  label: string;
+  /** The exit code; null when a signal ended it. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** stdout without trailing whitespace, with a note when it was cut. */
+  answer: string;
+  /** The end of stderr, one line, control characters escaped (`''` when there was none). */
+  stderrTail: string;
+  durationMs: number;
+}
+
 /**
  * Runs the CLI agent once (argv, no shell) with `stdin`, streaming stdout to
- * `report.delta`, and resolves with its answer (stdout without trailing
- * whitespace). Throws {@link CliAgentError} for a failed or silent agent,
+ * `report.delta`, and keeps its stderr in the stage. Resolves however the
+ * agent exited; throws {@link CliAgentError} when it cannot be started,
  * {@link CliAgentTimeoutError} when it ran out of time, and the signal's
  * reason when aborted.
  */
-export async function invokeCliAgent(invocation: CliInvocation): Promise<string> {
+export async function runCliAgent(invocation: CliInvocation): Promise<CliAgentRun> {
   const label = commandLabel(invocation.command);
   let result;
   try {
@@ -73,14 +87,48 @@ export async function invokeCliAgent(invocation: CliInvocation): Promise<string>
   await keepStderr(invocation, result.stderr);
   if (result.aborted) throw invocation.signal.reason ?? new Error(`cli agent ${label} was stopped`);
   if (result.timedOut) throw new CliAgentTimeoutError(label, invocation.timeoutMs);
-  const tail = stderrTail(result.stderr);
-  const because = tail ? `: ${tail}` : '';
-  if (result.exitCode !== 0) {
-    const how = result.exitCode === null ? `was killed by ${result.signal ?? 'a signal'}` : `exited with code ${result.exitCode}`;
-    throw new CliAgentError(`cli agent ${label} ${how}${because}`);
-  }
-  const answer = result.stdout.trimEnd();
-  if (answer.trim() === '') throw new CliAgentError(`cli agent ${label} printed nothing${because}`);
-  invocation.report.response({ model: basename(invocation.command[0] as string), durationMs: result.durationMs });
-  return result.truncated ? `${answer}\n\n[the answer was cut at ${DEFAULT_MAX_OUTPUT_BYTES} bytes]` : answer;
+  const trimmed = result.stdout.trimEnd();
+  return {
+    label,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    answer: result.truncated && trimmed !== '' ? `${trimmed}\n\n[the answer was cut at ${DEFAULT_MAX_OUTPUT_BYTES} bytes]` : trimmed,
+    stderrTail: stderrTail(result.stderr),
+    durationMs: result.durationMs,
+  };
+}
+
+/** Why a run of the agent failed on its own terms (a non-zero exit, a signal), or `undefined` when it exited with 0. */
+export function cliAgentExitFailure(run: CliAgentRun): string | undefined {
+  if (run.exitCode === 0) return undefined;
+  const how = run.exitCode === null ? `was killed by ${run.signal ?? 'a signal'}` : `exited with code ${run.exitCode}`;
+  return `cli agent ${run.label} ${how}${run.stderrTail ? `: ${run.stderrTail}` : ''}`;
+}
+
+/** Reports the finished call (the command's name as the model, its duration). */
+export function reportCliAgentCall(invocation: Pick<CliInvocation, 'command' | 'report'>, run: CliAgentRun): void {
+  invocation.report.response({ model: basename(invocation.command[0] as string), durationMs: run.durationMs });
+}
+
+/**
+ * The agent's answer from a run: throws {@link CliAgentError} for an agent
+ * that exited non-zero, was killed, or printed nothing.
+ */
+export function cliAgentAnswer(invocation: Pick<CliInvocation, 'command' | 'report'>, run: CliAgentRun): string {
+  const failure = cliAgentExitFailure(run);
+  if (failure) throw new CliAgentError(failure);
+  if (run.answer.trim() === '') throw new CliAgentError(`cli agent ${run.label} printed nothing${run.stderrTail ? `: ${run.stderrTail}` : ''}`);
+  reportCliAgentCall(invocation, run);
+  return run.answer;
+}
+
+/**
+ * Runs the CLI agent once (argv, no shell) with `stdin`, streaming stdout to
+ * `report.delta`, and resolves with its answer (stdout without trailing
+ * whitespace). Throws {@link CliAgentError} for a failed or silent agent,
+ * {@link CliAgentTimeoutError} when it ran out of time, and the signal's
+ * reason when aborted.
+ */
+export async function invokeCliAgent(invocation: CliInvocation): Promise<string> {
+  return cliAgentAnswer(invocation, await runCliAgent(invocation));
 }
