@@ -70,6 +70,29 @@ describe('sub-pipeline node, black box', () => {
     expect(checkpoint.context).toMatchObject({ 'stack.child.status': 'completed', 'stack.child.logs_root': join(runDir, 'boss', 'child-1') });
   }, 30_000);
 
+  it('manager loop: the child finishes, manager.max_cycles runs out, manager.stop_condition holds', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'quick.dot'), 'digraph Quick { start [shape=Mdiamond]; exit [shape=Msquare]; a [shape=parallelogram, tool_command="echo a"]; start -> a -> exit }\n');
+    writeFileSync(join(dir, 'slow.dot'), 'digraph Slow { start [shape=Mdiamond]; exit [shape=Msquare]; a [shape=parallelogram, tool_command="echo a"]; b [shape=parallelogram, tool_command="sleep 10"]; start -> a -> b -> exit }\n');
+    const parent = (name: string, child: string, attrs: string) => {
+      const file = join(dir, `${name}.dot`);
+      writeFileSync(file, `digraph P { graph [stack.child_dotfile="${child}"]; start [shape=Mdiamond]; exit [shape=Msquare]; boss [shape=house, manager.poll_interval="50ms"${attrs}]; start -> boss -> exit }\n`);
+      return file;
+    };
+    const finished = orchestra('run', parent('finishes', 'quick.dot', ''), '--quiet', '--logs-dir', join(dir, 'r1'));
+    expect(finished.code, finished.stderr).toBe(0);
+
+    const started = Date.now();
+    const cycles = orchestra('run', parent('cycles', 'slow.dot', ', manager.max_cycles=4'), '--quiet', '--logs-dir', join(dir, 'r2'));
+    expect(cycles.code).toBe(1);
+    expect(cycles.stdout).toContain('reason: boss failed: manager.max_cycles (4) reached before the child ended');
+    expect(Date.now() - started).toBeLessThan(8000); // the 10 s child was stopped, not waited for
+
+    const stop = orchestra('run', parent('stops', 'slow.dot', ', manager.stop_condition="context.stack.child.current_node=b"'), '--quiet', '--logs-dir', join(dir, 'r3'));
+    expect(stop.code, stop.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'r3', 'boss', 'child-1', 'checkpoint.json'), 'utf8'))).toMatchObject({ status: 'interrupted', next_node: 'b' });
+  }, 30_000);
+
   it('a human gate in the child parks the parent; the answer given to the parent reaches the child on resume', () => {
     const dir = tempDir();
     writeFileSync(
