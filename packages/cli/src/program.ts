@@ -25,11 +25,11 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
 
   program
     .command('validate')
-    .description('check a pipeline file and print every diagnostic')
-    .argument('<file>', 'pipeline .dot file')
-    .option('--json', 'print the diagnostics as a JSON array')
-    .action(async (file: string, options: { json?: boolean }) => {
-      exitCode = await (await import('./commands/validate.js')).validateCommand(file, options, io);
+    .description('check pipeline files and print every diagnostic')
+    .argument('<files...>', 'pipeline .dot files')
+    .option('--json', 'print the diagnostics of every file as one JSON array')
+    .action(async (files: string[], options: { json?: boolean }) => {
+      exitCode = await (await import('./commands/validate.js')).validateCommand(files, options, io);
     });
 
   const live = process.stderr.isTTY === true && !process.env.CI;

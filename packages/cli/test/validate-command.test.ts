@@ -27,13 +27,30 @@ describe('orchestra validate', () => {
   });
 
   it('exits 0 with warnings, printing each as file:line:col: severity [rule] message with its fix', async () => {
-    const file = fixturePath('invalid/warnings.dot');
+    const file = fixturePath('invalid/only-warnings.dot');
     const r = await cli('validate', file);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe(`${file}:5:12: warning [type_known] node work has type "my.custom", which no handler is registered for`);
-    expect(lines[1]).toMatch(/^ {4}fix: use one of start, exit, codergen/);
-    expect(lines.at(-1)).toBe(`${file}: valid (4 warnings)`);
+    expect(lines[0]).toBe(`${file}:5:40: warning [fidelity_valid] node work has unknown fidelity "everything"`);
+    expect(lines[1]).toBe('    fix: use one of full, truncate, compact, summary:low, summary:medium, summary:high');
+    expect(lines.filter((l) => l.startsWith(file)).map((l) => l.slice(file.length).replace(/\] .*/, ']'))).toEqual([
+      ':5:40: warning [fidelity_valid]',
+      ':5:63: warning [retry_target_exists]',
+      ':6:5: warning [prompt_on_llm_nodes]',
+      ':8:13: warning [node_redeclared]',
+      ':11:39: warning [human_gate_condition]',
+      ': valid (5 warnings)',
+    ]);
+  });
+
+  it('exits 1 on a node type no handler is registered for (type_known is an error, as run refuses it)', async () => {
+    const file = fixturePath('invalid/warnings.dot');
+    const r = await cli('validate', file);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`${file}:5:12: error [type_known] node work has type "my.custom", which no handler is registered for`);
+    expect(lines[1]).toMatch(/^ {4}fix: use one of start, exit, codergen, .*, pipeline or register a handler for "my.custom"$/);
+    expect(lines.at(-1)).toBe(`${file}: invalid: 1 error, 3 warnings`);
   });
 
   it('exits 1 on lint errors, listing them in file order', async () => {

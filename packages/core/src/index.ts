@@ -62,7 +62,7 @@ export { parseJournalLines } from './engine/store/parse-journal.js';
 export type { EngineState } from './engine/engine-state.js';
 export { questionId, readPendingQuestions, readRecordedAnswers, writePendingQuestions, writeRecordedAnswers } from './engine/store/pending-questions.js';
 export { FileRunStore, defaultLogsRoot, restartDirectory, type FileRunStoreOptions } from './run/file-run-store.js';
-export { RUN_FILES } from './run/run-files.js';
+export { RUN_DIRECTORIES, RUN_FILES } from './run/run-files.js';
 export { readCheckpoint, readJournal, readManifest } from './run/run-directory.js';
 export { checkStageFileName, openFileStage } from './run/file-stage-store.js';
 export { isProcessAlive, processStartTime } from './os/process-identity.js';

@@ -27,6 +27,7 @@ export type { AttributeScope, AttributeSpec } from './graph/attribute-specs.js';
 export { AGENT_BACKENDS, ATTRIBUTE_SPECS, FIDELITY_MODES, REASONING_EFFORTS, RETRY_POLICY_NAMES, findAttributeSpec } from './graph/attribute-specs.js';
 export { BUILT_IN_HANDLER_TYPES, DEFAULT_HANDLER_TYPE, SHAPE_HANDLER_TYPES, nodeShape, resolveHandlerType } from './graph/handler-types.js';
 export { findExitNodes, findStartNodes } from './graph/terminals.js';
+export { RESERVED_NODE_IDS, reservedNameOf, type ReservedNodeId } from './graph/reserved-node-ids.js';
 
 export { MAX_SOURCE_LENGTH, parsePipelineSource, type ParseResult } from './dot/parse-pipeline-source.js';
 export { MAX_SUBGRAPH_DEPTH, NODE_ID_PATTERN, classFromLabel } from './dot/build-graph.js';

@@ -25,10 +25,15 @@ describe('fixtures', () => {
     expect(result.diagnostics.filter((d) => d.severity === 'error').map((d) => d.rule)).toEqual(rules);
   });
 
-  it('invalid/warnings.dot is valid but warns', async () => {
+  it('invalid/warnings.dot warns, and its unknown type is an error (type_known)', async () => {
     const result = await loadPipelineFile(fixturePath('invalid/warnings.dot'));
-    expect(result.ok).toBe(true);
-    expect(result.diagnostics.map((d) => d.rule)).toEqual(['type_known', 'fidelity_valid', 'retry_target_exists', 'prompt_on_llm_nodes']);
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics.map((d) => [d.rule, d.severity])).toEqual([
+      ['type_known', 'error'],
+      ['fidelity_valid', 'warning'],
+      ['retry_target_exists', 'warning'],
+      ['prompt_on_llm_nodes', 'warning'],
+    ]);
   });
 
   it('dialect.dot exercises the whole dialect', async () => {

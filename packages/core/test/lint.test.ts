@@ -95,9 +95,12 @@ describe('lint rules (spec §11.2)', () => {
     expect(byRule(r.diagnostics, 'stylesheet_syntax')[0]).toMatchObject({ severity: 'error', location: { line: 4, column: 43 } });
   });
 
-  it('type_known: warns about handler types no registry knows, accepting registered ones', () => {
+  it('type_known: refuses handler types no registry knows (an error, as a run refuses them), accepting registered ones', () => {
     const src = pipeline('  a [type="my.custom", prompt="x"]\n  start -> a -> exit');
-    expect(byRule(validate(graph(src)), 'type_known')).toEqual([expect.objectContaining({ severity: 'warning', nodeId: 'a' })]);
+    expect(byRule(validate(graph(src)), 'type_known')).toEqual([
+      expect.objectContaining({ severity: 'error', nodeId: 'a', message: 'node a has type "my.custom", which no handler is registered for', location: { file: 'test.dot', line: 4, column: 6 } }),
+    ]);
+    expect(byRule(validate(graph(src)), 'type_known')[0]?.fix).toMatch(/^use one of start, exit, codergen, .* or register a handler for "my.custom"$/);
     expect(byRule(validate(graph(src), { knownHandlerTypes: ['my.custom'] }), 'type_known')).toEqual([]);
     expect(byRule(createPipelineLoader({ knownHandlerTypes: ['my.custom'] }).load(src).diagnostics, 'type_known')).toEqual([]);
   });
@@ -236,7 +239,8 @@ describe('validate and validateOrRaise (spec §7.3)', () => {
     // Passed with a custom handler type known; without it, the type is reported again.
     const custom = graph(pipeline('  a [type="mine"]\n  start -> a -> exit'));
     expect(validate(custom, { knownHandlerTypes: ['mine'] })).toEqual([]);
-    expect(byRule(validateOrRaise(custom), 'type_known')).toHaveLength(1);
+    expect(byRule(validate(custom), 'type_known')).toHaveLength(1);
+    expect(() => validateOrRaise(custom)).toThrow(ValidationError);
     expect(validateOrRaise(custom, { knownHandlerTypes: ['mine', 'other'] })).toEqual([]);
 
     // A graph edited in place (graphs are meant to be immutable) is checked again.

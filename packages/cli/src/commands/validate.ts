@@ -10,18 +10,34 @@ export interface ValidateCommandOptions {
 }
 
 /**
- * `orchestra validate <file> [--json]`: prints every diagnostic and a
- * summary. Returns 0 without errors, 1 with errors, 2 when the file cannot be read.
+ * `orchestra validate <file>... [--json]`: checks each file in turn (with the
+ * handler types `run` registers: the built-ins), printing its diagnostics
+ * and a summary line, or with `--json` one array of every file's
+ * diagnostics (none when no file could be read). Returns 0 when no file has
+ * errors, 1 when one has, 2 when a file cannot be read (its error goes to
+ * stderr; the other files are still checked).
  */
-export async function validateCommand(file: string, options: ValidateCommandOptions, io: CliIO): Promise<number> {
-  const result = await loadForCommand(file, io);
-  if (!result) return ExitCode.usage;
-  const diagnostics = sortDiagnostics(result.diagnostics);
-  if (options.json) {
-    io.stdout(`${JSON.stringify(diagnostics.map((d) => diagnosticToJson(d, file)), null, 2)}\n`);
-  } else {
-    for (const d of diagnostics) io.stdout(`${formatDiagnostic(d, file)}\n`);
-    io.stdout(`${formatSummary(diagnostics, file)}\n`);
+export async function validateCommand(files: string | readonly string[], options: ValidateCommandOptions, io: CliIO): Promise<number> {
+  const json: Record<string, unknown>[] = [];
+  let code: number = ExitCode.ok;
+  let read = 0;
+  for (const file of typeof files === 'string' ? [files] : files) {
+    const result = await loadForCommand(file, io);
+    if (!result) {
+      code = ExitCode.usage;
+      continue;
+    }
+    read++;
+    const diagnostics = sortDiagnostics(result.diagnostics);
+    if (options.json) {
+      for (const d of diagnostics) json.push(diagnosticToJson(d, file));
+    } else {
+      for (const d of diagnostics) io.stdout(`${formatDiagnostic(d, file)}\n`);
+      io.stdout(`${formatSummary(diagnostics, file)}\n`);
+    }
+    if (!result.ok && code === ExitCode.ok) code = ExitCode.failed;
   }
-  return result.ok ? ExitCode.ok : ExitCode.failed;
+  // A file that cannot be read leaves stdout alone; with none read there is no array to print.
+  if (options.json && read > 0) io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+  return code;
 }

@@ -223,8 +223,29 @@ class GraphBuilder {
     const node = this.ensureNode(stmt.id, scope);
     if (!node) return;
     this.eachAttribute(stmt.children, (key, value, attr) => {
+      const origin = this.origin(attr);
+      const earlier = node.origins[key];
+      if (earlier?.source === 'explicit' && node.attributes[key] !== value) this.redeclared(node, key, node.attributes[key] as string, value, earlier, origin);
       node.attributes[key] = value;
-      node.origins[key] = this.origin(attr);
+      node.origins[key] = origin;
+    });
+  }
+
+  /**
+   * `node_redeclared` (warning): a node statement sets an attribute that an
+   * earlier statement of the same node set to another value. DOT merges the
+   * two silently and the later value wins; a `node [...]` default being
+   * overridden is not reported.
+   */
+  private redeclared(node: MutableNode, key: string, before: string, after: string, earlier: AttributeOrigin, origin: AttributeOrigin): void {
+    const line = earlier.location?.line;
+    this.ctx.diagnostics.push({
+      rule: 'node_redeclared',
+      severity: 'warning',
+      message: `node ${node.id}: ${key}=${shortValue(after)} replaces ${key}=${shortValue(before)} set on line ${line}; the later value wins`,
+      fix: `set ${key} once: remove it from one of the declarations of ${node.id} (line ${line} or this one)`,
+      nodeId: node.id,
+      ...(origin.location ? { location: origin.location } : {}),
     });
   }
 
@@ -336,6 +357,11 @@ class GraphBuilder {
     if (lit.quoted) return this.ctx.tokens[Number(lit.value)]?.value ?? lit.value;
     return lit.value;
   }
+}
+
+/** A value for a message: quoted, cut at 40 characters. */
+function shortValue(value: string): string {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value);
 }
 
 /** Location in the user's file of an AST node (parsed nodes always carry one). */

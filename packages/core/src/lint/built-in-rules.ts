@@ -8,6 +8,8 @@ import { exitNoOutgoingRule } from './rules/exit-no-outgoing.js';
 import { fidelityValidRule } from './rules/fidelity-valid.js';
 import { goalGateHasRetryRule } from './rules/goal-gate-has-retry.js';
 import { humanGateChoicesRule } from './rules/human-gate-choices.js';
+import { humanGateConditionRule } from './rules/human-gate-condition.js';
+import { nodeIdReservedRule } from './rules/node-id-reserved.js';
 import { promptOnLlmNodesRule } from './rules/prompt-on-llm-nodes.js';
 import { reachabilityRule } from './rules/reachability.js';
 import { retryTargetExistsRule } from './rules/retry-target-exists.js';
@@ -15,11 +17,14 @@ import { startNoIncomingRule } from './rules/start-no-incoming.js';
 import { startNodeRule } from './rules/start-node.js';
 import { stylesheetSyntaxRule } from './rules/stylesheet-syntax.js';
 import { terminalNodeRule } from './rules/terminal-node.js';
+import { toolHasCommandRule } from './rules/tool-has-command.js';
 import { typeKnownRule } from './rules/type-known.js';
 
 /**
- * The built-in lint rules of spec §7.2, then orchestra's own: `attribute_value`
- * (error), `attribute_name`, `condition_value` and `human_gate_choices` (warnings). In the order they run.
+ * The built-in lint rules of spec §7.2, then orchestra's own:
+ * `attribute_value` (error), `attribute_name`, `condition_value` and
+ * `human_gate_choices` (warnings), `tool_has_command` and `node_id_reserved`
+ * (errors), `human_gate_condition` (warning). In the order they run.
  */
 export const BUILT_IN_RULES: readonly LintRule[] = [
   startNodeRule,
@@ -39,4 +44,7 @@ export const BUILT_IN_RULES: readonly LintRule[] = [
   attributeNameRule,
   conditionValueRule,
   humanGateChoicesRule,
+  toolHasCommandRule,
+  nodeIdReservedRule,
+  humanGateConditionRule,
 ];

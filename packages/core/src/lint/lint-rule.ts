@@ -3,7 +3,7 @@ import type { Graph } from '../graph/model.js';
 
 /** What lint rules may know beyond the graph. */
 export interface LintContext {
-  /** Handler types a registry can run; `type_known` warns about others. */
+  /** Handler types a registry can run; `type_known` refuses nodes typed otherwise. */
   knownHandlerTypes: ReadonlySet<string>;
 }
 

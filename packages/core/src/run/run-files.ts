@@ -1,6 +1,14 @@
 import { closeSync, fstatSync, fsyncSync, linkSync, openSync, readFileSync, readSync, renameSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
 import { OrchestraError } from '../errors.js';
 import { NoSpaceError } from '../engine/store/store-errors.js';
+import type { ReservedNodeId } from '../graph/reserved-node-ids.js';
+
+/**
+ * A name the run directory may give one of its own entries: one with a dot
+ * (no node id has one), or one of `RESERVED_NODE_IDS`, which no node may
+ * take. Anything else could be a node's stage directory.
+ */
+type RunEntryName = `${string}.${string}` | ReservedNodeId;
 
 /** File names of the run directory (an on-disk contract, see docs/run-directory.md). */
 export const RUN_FILES = {
@@ -15,7 +23,16 @@ export const RUN_FILES = {
   status: 'status.json',
   lock: 'run.lock',
   processes: 'processes.json',
-} as const;
+} as const satisfies Record<string, RunEntryName>;
+
+/**
+ * Directories of the run directory besides the stage directories (see
+ * docs/run-directory.md): `artifacts/`, reserved by spec §5.5 and not written
+ * yet. Each is in `RESERVED_NODE_IDS`, so no node's stage can land on one.
+ */
+export const RUN_DIRECTORIES = {
+  artifacts: 'artifacts',
+} as const satisfies Record<string, ReservedNodeId>;
 
 /**
  * Runs a file operation, turning a full disk into a {@link NoSpaceError}

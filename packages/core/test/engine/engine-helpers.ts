@@ -44,9 +44,9 @@ export function newLogsRoot(): string {
   return join(tempDir(), 'run');
 }
 
-/** Loads DOT text and returns the graph, failing the test when it has errors. */
-export function graphFrom(source: string): Graph {
-  const loaded = loadPipeline(source, { file: 'test.dot', knownHandlerTypes: ['s', 'ext', 'my_custom_type'] });
+/** Loads DOT text and returns the graph, failing the test when it has errors (`knownHandlerTypes`: those of the registry it will run with). */
+export function graphFrom(source: string, knownHandlerTypes: Iterable<string> = []): Graph {
+  const loaded = loadPipeline(source, { file: 'test.dot', knownHandlerTypes: ['s', 'ext', 'my_custom_type', ...knownHandlerTypes] });
   expect(loaded.ok, JSON.stringify(loaded.diagnostics.filter((d) => d.severity === 'error'))).toBe(true);
   return loaded.graph as Graph;
 }
@@ -111,9 +111,9 @@ export interface RunOutput {
 /** Runs `source` where `where` says, with a fixed jitter source, collecting events. */
 async function runIn(source: string, options: RunHelperOptions, where: { logsRoot: string } | { store: RunStore }): Promise<Omit<RunOutput, 'logsRoot'>> {
   const { handlers, ...rest } = options;
-  const graph = graphFrom(source);
-  const events: RunEvent[] = [];
   const registry = options.registry ?? registryWith(handlers);
+  const graph = graphFrom(source, registry.types());
+  const events: RunEvent[] = [];
   const result = await runPipeline(graph, {
     random: () => 0,
     ...rest,

@@ -2,9 +2,10 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { TOOL_OUTPUT_LIMIT } from '../../src/handlers/tool-handler.js';
+import { TOOL_OUTPUT_LIMIT, toolHandler } from '../../src/handlers/tool-handler.js';
+import type { HandlerInput } from '../../src/engine/handler.js';
 import { CONTEXT_ENV_VALUE_LIMIT } from '../../src/handlers/tool-environment.js';
-import { contextEnvName, RunContext, toolEnvironment } from '../../src/index.js';
+import { contextEnvName, parsePipelineSource, RunContext, runPipeline, toolEnvironment, type Graph } from '../../src/index.js';
 import { checkpointAt, dot, run, scripted, statusAt, tempDir, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();
@@ -45,10 +46,14 @@ describe('tool handler (spec §4.10)', () => {
     expect(readFileSync(join(logsRoot, 't', 'stdout.log'), 'utf8')).toBe('partial\n');
   });
 
-  it('fails without a tool_command', async () => {
-    const { result, logsRoot } = await run(dot('  t [shape=parallelogram]\n  start -> t -> exit'));
-    expect(result.status).toBe('fail');
-    expect(statusAt(logsRoot, 't')).toMatchObject({ outcome: 'fail', failure_reason: 'No tool_command specified' });
+  it('fails without a tool_command (a run refuses such a node before it starts: tool_has_command)', async () => {
+    const graph = parsePipelineSource(dot('  t [shape=parallelogram]\n  start -> t -> exit'), 'test.dot').graph as Graph;
+    await expect(runPipeline(graph, { logsRoot: join(tempDir(), 'run') })).rejects.toMatchObject({
+      code: 'ORCH_VALIDATION',
+      diagnostics: [expect.objectContaining({ rule: 'tool_has_command', nodeId: 't' })],
+    });
+    const outcome = await toolHandler.execute({ node: graph.nodes.get('t'), graph } as HandlerInput);
+    expect(outcome).toEqual({ status: 'fail', failureReason: 'No tool_command specified' });
   });
 
   it('passes context values only through environment variables, never executing them', async () => {
