@@ -12,7 +12,7 @@ const NODES = 50;
  * the process groups a killed run left behind.
  */
 const LONG_NODES = [9, 24, 39];
-const LONG_SLEEP_MS = 400;
+const LONG_SLEEP_MS = 1200; // long enough that a resume started at once, on a loaded machine, finds the tool still running
 /** Kills in all: at least this many, each followed by a resume started at once. */
 const TARGET_KILLS = 52;
 /** Kills in one trial before its final resume (the first one of `run`, the others of `resume`s). */

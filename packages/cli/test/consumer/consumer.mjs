@@ -1,0 +1,23 @@
+// A plain-Node consumer of the installed packages (no TypeScript, no loader):
+// runs review.dot in memory, revising once, then approving.
+import { readFileSync } from 'node:fs';
+import { QueueInterviewer, loadPipeline, runPipeline, simulationBackend } from '@orchestra/core';
+import { loadPipelineFile } from '@orchestra/core/loader';
+import { createModelBackend } from '@orchestra/llm';
+import { MemoryRunStore } from '@orchestra/testing';
+
+const file = new URL('./review.dot', import.meta.url);
+const loaded = loadPipeline(readFileSync(file, 'utf8'), { file: 'review.dot' });
+if (!loaded.ok || !loaded.graph) throw new Error(loaded.diagnostics.map((d) => d.message).join('\n'));
+const result = await runPipeline(loaded.graph, {
+  backend: simulationBackend,
+  interviewer: new QueueInterviewer(['R', 'A']),
+  store: new MemoryRunStore(),
+});
+const fromLoader = await loadPipelineFile(file.pathname);
+console.log(JSON.stringify({
+  status: result.status,
+  nodes: result.completedNodes,
+  loaderOk: fromLoader.ok,
+  llm: typeof createModelBackend,
+}));

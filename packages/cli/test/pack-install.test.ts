@@ -1,0 +1,133 @@
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fixturePath } from '@orchestra/testing';
+import { ROOT, plainEnv } from './cli-helpers.js';
+
+/**
+ * The packages as a user gets them: `pnpm pack` each, `npm install -g` the
+ * CLI into a temporary prefix, and `pnpm install` the libraries into a
+ * temporary project, all offline. The third-party dependencies (zod,
+ * LangChain, ...) cannot come from the registry in a test, so the project's
+ * install links them to the workspace's own copies (`pnpm.overrides` with
+ * `link:`); everything of orchestra's comes from the tarballs. The CLI
+ * tarball has no dependencies at all (it is one bundle).
+ */
+
+const LIBRARIES = ['core', 'llm', 'testing'] as const;
+const PACKAGES = [...LIBRARIES, 'cli'] as const;
+
+function run(command: string, args: readonly string[], options: SpawnSyncOptions = {}): string {
+  const r = spawnSync(command, args, { encoding: 'utf8', env: plainEnv(), ...options });
+  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${r.status}\n${String(r.stdout)}\n${String(r.stderr)}`);
+  return String(r.stdout);
+}
+
+/** The pnpm running this suite (`pnpm test` sets npm_execpath), else the pinned one through npx. */
+function pnpm(args: readonly string[], cwd: string): string {
+  const exec = process.env.npm_execpath ?? '';
+  if (/pnpm\.c?js$/.test(exec)) return run(process.execPath, [exec, ...args], { cwd });
+  const pinned = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { packageManager: string }).packageManager;
+  return run('npx', ['--yes', pinned, ...args], { cwd });
+}
+
+function manifest(path: string): { version: string; dependencies?: Record<string, string>; peerDependencies?: Record<string, string> } {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+/** The workspace's copy of a dependency of packages/<name>, as a `link:` target. */
+function workspaceCopy(name: string, dependency: string): string {
+  return realpathSync(join(ROOT, 'packages', name, 'node_modules', dependency));
+}
+
+describe('installable packages', () => {
+  const work = mkdtempSync(join(tmpdir(), 'orchestra-pack-'));
+  const packs = join(work, 'packs');
+  const tarballs: Record<string, string> = {};
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('pnpm pack builds a tarball per package, with dist/ and the exports pointing into it', () => {
+    // The libraries' dist/ (tsc --build, incremental); the CLI's bundle is built before the suite,
+    // and rebuilding it here would pull it from under the CLI tests running beside this one.
+    run(process.execPath, [join(ROOT, 'scripts/build-packages.mjs')]);
+    if (!existsSync(join(ROOT, 'packages/cli/dist/orchestra.mjs'))) run(process.execPath, [join(ROOT, 'scripts/build.mjs')]);
+    for (const name of PACKAGES) {
+      pnpm(['pack', '--pack-destination', packs, '--config.ignore-scripts=true'], join(ROOT, 'packages', name));
+      tarballs[name] = join(packs, `orchestra-${name}-0.1.0.tgz`);
+      expect(existsSync(tarballs[name])).toBe(true);
+    }
+    const core = join(work, 'core-contents');
+    mkdirSync(core);
+    run('tar', ['-xzf', tarballs.core!, '-C', core]);
+    const packed = JSON.parse(readFileSync(join(core, 'package/package.json'), 'utf8'));
+    expect(packed.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
+    expect(existsSync(join(core, 'package/dist/index.d.ts'))).toBe(true);
+    expect(existsSync(join(core, 'package/src'))).toBe(false);
+    expect(existsSync(join(core, 'package/dist/.tsbuildinfo'))).toBe(false);
+    expect(JSON.stringify(packed)).not.toContain('workspace:');
+  }, 240_000);
+
+  it('npm install -g of the CLI tarball puts orchestra on the PATH, offline, with nothing else to fetch', () => {
+    const prefix = join(work, 'prefix');
+    run('npm', ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', '--cache', join(work, 'npm-cache'), tarballs.cli!]);
+    const env = { ...plainEnv(), PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}` };
+    const cwd = mkdtempSync(join(work, 'elsewhere-'));
+    const version = spawnSync('orchestra', ['--version'], { cwd, env, encoding: 'utf8' });
+    expect(version.stdout.trim()).toBe(manifest(join(ROOT, 'packages/cli/package.json')).version);
+
+    const checked = spawnSync('orchestra', ['validate', fixturePath('simple.dot'), fixturePath('invalid/lint-errors.dot')], { cwd, env, encoding: 'utf8' });
+    expect(checked.status).toBe(1);
+    expect(checked.stdout).toContain(`${fixturePath('simple.dot')}: valid (0 warnings)\n`);
+    expect(checked.stdout).toContain(`${fixturePath('invalid/lint-errors.dot')}: invalid: 6 errors, 0 warnings\n`);
+
+    cpSync(fixturePath('simple.dot'), join(cwd, 'simple.dot'));
+    const ran = spawnSync('orchestra', ['run', 'simple.dot', '--simulate', '--quiet', '--logs-dir', 'run'], { cwd, env, encoding: 'utf8' });
+    expect(ran.stderr).toBe('');
+    expect(ran.status).toBe(0);
+    expect(readdirSync(join(cwd, 'run'))).toContain('checkpoint.json');
+    // The installed package is the bundle alone: no node_modules came with it.
+    expect(existsSync(join(prefix, 'lib/node_modules/@orchestra/cli/node_modules'))).toBe(false);
+  }, 120_000);
+
+  it('a project installs the libraries, imports them from plain .mjs and type-checks a .ts consumer', () => {
+    const project = join(work, 'project');
+    mkdirSync(project);
+    cpSync(join(ROOT, 'packages/cli/test/consumer'), project, { recursive: true });
+    const overrides: Record<string, string> = {};
+    for (const name of LIBRARIES) {
+      const own = manifest(join(ROOT, 'packages', name, 'package.json'));
+      for (const dependency of Object.keys({ ...own.dependencies, ...own.peerDependencies })) {
+        if (!dependency.startsWith('@orchestra/')) overrides[dependency] = `link:${workspaceCopy(name, dependency)}`;
+      }
+    }
+    const dependencies = Object.fromEntries(LIBRARIES.map((name) => [`@orchestra/${name}`, `file:${tarballs[name]}`]));
+    Object.assign(overrides, dependencies); // @orchestra/llm's own @orchestra/core is the tarball too
+    const typesNode = realpathSync(join(ROOT, 'node_modules/@types/node'));
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies, devDependencies: { '@types/node': `link:${typesNode}` }, pnpm: { overrides } }, null, 2),
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, files: ['consumer.ts'] }),
+    );
+    pnpm(['install', '--offline', '--no-frozen-lockfile', '--ignore-scripts', '--store-dir', join(work, 'store'), '--cache-dir', join(work, 'pnpm-cache')], project);
+    // The libraries are the packed ones, not links into the workspace.
+    expect(realpathSync(join(project, 'node_modules/@orchestra/core'))).toContain(join(project, 'node_modules/.pnpm'));
+
+    const out = run(process.execPath, ['consumer.mjs'], { cwd: project });
+    expect(JSON.parse(out)).toEqual({ status: 'success', nodes: ['start', 'plan', 'review', 'plan', 'review', 'exit'], loaderOk: true, llm: 'function' });
+
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const checked = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8' });
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.status).toBe(0);
+    // The check is not vacuous: the same file with a wrong call fails against the packed types.
+    writeFileSync(join(project, 'consumer.ts'), `${readFileSync(join(project, 'consumer.ts'), 'utf8')}\nexport const bad: number = new QueueInterviewer([]);\n`);
+    const failing = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8' });
+    expect(failing.status).not.toBe(0);
+    expect(failing.stdout).toContain("Type 'QueueInterviewer' is not assignable to type 'number'");
+  }, 180_000);
+});
