@@ -35,6 +35,16 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
   const live = process.stderr.isTTY === true && !process.env.CI;
   const colour = colourEnabled(process.stdout);
   program
+    .command('init')
+    .description('create a starter project: a pipeline, an orchestra.yaml template and a vitest test of the pipeline')
+    .argument('[dir]', 'the project directory (default: the current one; created if missing)')
+    .option('--force', 'overwrite pipeline.dot, orchestra.yaml and test/pipeline.test.ts if they exist')
+    .option('--core <spec>', 'the @orchestra/core dependency for package.json (default ^<this version>), e.g. file:/path/to/orchestra-core-0.1.0.tgz')
+    .action(async (dir: string | undefined, options: { force?: boolean; core?: string }) => {
+      exitCode = await (await import('./commands/init.js')).initCommand(dir, options, io);
+    });
+
+  program
     .command('run')
     .description('run a pipeline')
     .argument('<file>', 'pipeline .dot file')

@@ -1,5 +1,5 @@
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -42,6 +42,52 @@ function workspaceCopy(name: string, dependency: string): string {
   return realpathSync(join(ROOT, 'packages', name, 'node_modules', dependency));
 }
 
+/** Newest modification time of the files under `dir`. */
+function newest(dir: string): number {
+  let time = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) time = Math.max(time, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return time;
+}
+
+/** Whether the CLI bundle is newer than every source it holds (as bin/orchestra.js decides). */
+function bundleIsFresh(): boolean {
+  const bundle = join(ROOT, 'packages/cli/dist/orchestra.mjs');
+  if (!existsSync(bundle)) return false;
+  const built = statSync(bundle).mtimeMs;
+  return ['cli', 'core', 'llm'].every((name) => newest(join(ROOT, 'packages', name, 'src')) <= built);
+}
+
+/**
+ * What the registry would give a project installing the libraries: each
+ * third-party dependency linked to the workspace's copy, each @orchestra
+ * package (llm's own @orchestra/core included) the packed tarball.
+ */
+function offlineOverrides(tarballs: Record<string, string>): Record<string, string> {
+  const overrides: Record<string, string> = {};
+  for (const name of LIBRARIES) {
+    const own = manifest(join(ROOT, 'packages', name, 'package.json'));
+    for (const dependency of Object.keys({ ...own.dependencies, ...own.peerDependencies })) {
+      if (!dependency.startsWith('@orchestra/')) overrides[dependency] = `link:${workspaceCopy(name, dependency)}`;
+    }
+  }
+  for (const name of LIBRARIES) overrides[`@orchestra/${name}`] = `file:${tarballs[name]}`;
+  return overrides;
+}
+
+/** `pnpm install` in a project, offline, with its own store and cache. */
+function installOffline(project: string, work: string): void {
+  pnpm(['install', '--offline', '--no-frozen-lockfile', '--ignore-scripts', '--store-dir', join(work, 'store'), '--cache-dir', join(work, 'pnpm-cache')], project);
+}
+
+/** The environment of a vitest started by a test: without the variables of the vitest running it. */
+function outerEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = { ...plainEnv(), ...extra };
+  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'TEST' || key === 'NODE_ENV') delete env[key];
+  return env;
+}
+
 describe('installable packages', () => {
   const work = mkdtempSync(join(tmpdir(), 'orchestra-pack-'));
   const packs = join(work, 'packs');
@@ -49,10 +95,11 @@ describe('installable packages', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('pnpm pack builds a tarball per package, with dist/ and the exports pointing into it', () => {
-    // The libraries' dist/ (tsc --build, incremental); the CLI's bundle is built before the suite,
-    // and rebuilding it here would pull it from under the CLI tests running beside this one.
+    // The libraries' dist/ (tsc --build, incremental). The CLI's bundle is built by the test command
+    // before the suite, and rebuilding it here would pull it from under the CLI tests running beside
+    // this one: only a missing or stale bundle (vitest started by hand after an edit) is rebuilt.
     run(process.execPath, [join(ROOT, 'scripts/build-packages.mjs')]);
-    if (!existsSync(join(ROOT, 'packages/cli/dist/orchestra.mjs'))) run(process.execPath, [join(ROOT, 'scripts/build.mjs')]);
+    if (!bundleIsFresh()) run(process.execPath, [join(ROOT, 'scripts/build.mjs')]);
     for (const name of PACKAGES) {
       pnpm(['pack', '--pack-destination', packs, '--config.ignore-scripts=true'], join(ROOT, 'packages', name));
       tarballs[name] = join(packs, `orchestra-${name}-0.1.0.tgz`);
@@ -69,8 +116,9 @@ describe('installable packages', () => {
     expect(JSON.stringify(packed)).not.toContain('workspace:');
   }, 240_000);
 
+  const prefix = join(work, 'prefix');
+
   it('npm install -g of the CLI tarball puts orchestra on the PATH, offline, with nothing else to fetch', () => {
-    const prefix = join(work, 'prefix');
     run('npm', ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', '--cache', join(work, 'npm-cache'), tarballs.cli!]);
     const env = { ...plainEnv(), PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}` };
     const cwd = mkdtempSync(join(work, 'elsewhere-'));
@@ -95,15 +143,8 @@ describe('installable packages', () => {
     const project = join(work, 'project');
     mkdirSync(project);
     cpSync(join(ROOT, 'packages/cli/test/consumer'), project, { recursive: true });
-    const overrides: Record<string, string> = {};
-    for (const name of LIBRARIES) {
-      const own = manifest(join(ROOT, 'packages', name, 'package.json'));
-      for (const dependency of Object.keys({ ...own.dependencies, ...own.peerDependencies })) {
-        if (!dependency.startsWith('@orchestra/')) overrides[dependency] = `link:${workspaceCopy(name, dependency)}`;
-      }
-    }
+    const overrides = offlineOverrides(tarballs);
     const dependencies = Object.fromEntries(LIBRARIES.map((name) => [`@orchestra/${name}`, `file:${tarballs[name]}`]));
-    Object.assign(overrides, dependencies); // @orchestra/llm's own @orchestra/core is the tarball too
     const typesNode = realpathSync(join(ROOT, 'node_modules/@types/node'));
     writeFileSync(
       join(project, 'package.json'),
@@ -113,7 +154,7 @@ describe('installable packages', () => {
       join(project, 'tsconfig.json'),
       JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, files: ['consumer.ts'] }),
     );
-    pnpm(['install', '--offline', '--no-frozen-lockfile', '--ignore-scripts', '--store-dir', join(work, 'store'), '--cache-dir', join(work, 'pnpm-cache')], project);
+    installOffline(project, work);
     // The libraries are the packed ones, not links into the workspace.
     expect(realpathSync(join(project, 'node_modules/@orchestra/core'))).toContain(join(project, 'node_modules/.pnpm'));
 
@@ -129,5 +170,24 @@ describe('installable packages', () => {
     const failing = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8' });
     expect(failing.status).not.toBe(0);
     expect(failing.stdout).toContain("Type 'QueueInterviewer' is not assignable to type 'number'");
+  }, 180_000);
+
+  it('orchestra init makes a project whose own tests pass: npm test runs the starter pipeline under vitest', () => {
+    const env = outerEnv({ PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}` });
+    const project = join(work, 'starter');
+    const created = spawnSync('orchestra', ['init', project, '--core', `file:${tarballs.core}`], { cwd: work, env, encoding: 'utf8' });
+    expect(created.stderr).toBe('');
+    expect(created.status).toBe(0);
+    // vitest and @orchestra/core's dependencies from the workspace, as the registry would give them.
+    const starter = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+    starter.pnpm = { overrides: { ...offlineOverrides(tarballs), vitest: `link:${realpathSync(join(ROOT, 'node_modules/vitest'))}` } };
+    writeFileSync(join(project, 'package.json'), JSON.stringify(starter, null, 2));
+    installOffline(project, work);
+
+    const tested = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run'], { cwd: project, env, encoding: 'utf8' });
+    expect(tested.status, tested.stdout + tested.stderr).toBe(0);
+    expect(tested.stdout).toMatch(/Tests\s+3 passed \(3\)/);
+    const checked = spawnSync('orchestra', ['validate', 'pipeline.dot'], { cwd: project, env, encoding: 'utf8' });
+    expect(checked.stdout).toBe('pipeline.dot: valid (0 warnings)\n');
   }, 180_000);
 });
