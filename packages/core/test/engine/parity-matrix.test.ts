@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDefaultRegistry, resumePipeline, simulationBackend, type Handler } from '../../src/index.js';
-import { checkpointAt, dot, eventsOf, registryWith, run, runInMemory, scripted, untilAborted, useTempDirs } from './engine-helpers.js';
+import { checkpointAt, dot, eventsOf, registryWith, run, runInMemory, scripted, tempDir, untilAborted, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();
 
@@ -138,5 +138,44 @@ describe('spec §11.12 cross-feature parity matrix (execution rows)', () => {
     expect(result.context['tool.output']).toBe('step12');
     for (const id of ids) expect(existsSync(join(logsRoot, id, 'status.json')), id).toBe(true);
     expect(checkpointAt(logsRoot).completed_nodes).toHaveLength(14);
+  });
+});
+
+/**
+ * The same kind of rows for the handlers orchestra adds to §11.6's list: the
+ * manager loop (§4.11) and the sub-pipeline node (§9.4), each run as a user
+ * writes them, with the simulation backend behind the LLM stages.
+ */
+describe('spec §11.6 / §11.12 rows for the manager loop and the sub-pipeline node', () => {
+  /** A child pipeline of two LLM stages in a new directory; returns the parent's file path there. */
+  function withChild(): { dir: string; parentFile: string } {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'child.dot'), dot('  draft [prompt="Draft about $goal"]\n  polish [prompt="Polish"]\n  start -> draft -> polish -> exit', 'Child', 'goal="otters"'));
+    return { dir, parentFile: join(dir, 'parent.dot') };
+  }
+
+  it('manager loop: shape=house resolves to stack.manager_loop, starts the child, observes it to its end and succeeds', async () => {
+    const { parentFile } = withChild();
+    const source = dot('  boss [shape=house, manager.poll_interval="20ms"]\n  start -> boss -> exit', 'Parent', 'stack.child_dotfile="child.dot"');
+    const { result, logsRoot, events } = await run(source, { sourceFile: parentFile, source });
+    expect(result.status).toBe('success');
+    expect(result.completedNodes).toEqual(['start', 'boss', 'exit']);
+    expect(result.context).toMatchObject({ 'stack.child.status': 'completed', 'stack.child.outcome': 'success', 'stack.child.completed_nodes': 4 });
+    const childRun = join(logsRoot, 'boss', 'child-1');
+    expect(readFileSync(join(childRun, 'polish', 'response.md'), 'utf8')).toBe('[Simulated] Response for stage: polish');
+    expect(eventsOf(events, 'stage.failed')).toHaveLength(0);
+  });
+
+  it('sub-pipeline: type="pipeline" runs the child as one step; listed keys go in and come back, its outcome routes the parent', async () => {
+    const { parentFile } = withChild();
+    const source = dot(
+      '  sub [type="pipeline", pipeline="child.dot", pipeline.inputs="topic", pipeline.outputs="last_stage"]\n  after [prompt="After"]\n  start -> sub\n  sub -> after [condition="outcome=success"]\n  after -> exit',
+      'Parent',
+    );
+    const { result, logsRoot } = await run(source, { sourceFile: parentFile, source, initialContext: { topic: 'rivers' } });
+    expect(result.status).toBe('success');
+    expect(result.completedNodes).toEqual(['start', 'sub', 'after', 'exit']);
+    expect(result.context.last_stage).toBe('after'); // the child's value came back, then `after` wrote its own
+    expect(checkpointAt(join(logsRoot, 'sub', 'run-1')).completed_nodes).toEqual(['start', 'draft', 'polish', 'exit']);
   });
 });
