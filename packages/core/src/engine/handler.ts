@@ -81,6 +81,13 @@ export interface RunView {
    * process's memory, such as an LLM session to continue).
    */
   readonly resumedAfter: number;
+  /**
+   * In a parallel branch: the fan-out node that started it (the `fanOut`
+   * given to the {@link BranchRunner}) and which of that node's visits this
+   * is, from 1. There `completedNodes` ends with the nodes the branch has
+   * completed so far.
+   */
+  readonly branch?: { readonly fanOut: string; readonly visit: number };
 }
 
 /** How the run got to a node. */
@@ -118,7 +125,7 @@ export interface BranchResult {
  * run's context) until it reaches a fan-in or exit node (not executed), a
  * failure with no route, or a dead end.
  */
-export type BranchRunner = (startNode: string, context: RunContext, signal: AbortSignal) => Promise<BranchResult>;
+export type BranchRunner = (startNode: string, context: RunContext, signal: AbortSignal, fanOut?: string) => Promise<BranchResult>;
 
 /**
  * A node handler: a plain object. It returns an outcome; returning nothing

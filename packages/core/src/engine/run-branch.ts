@@ -1,4 +1,4 @@
-import type { Arrival, BranchResult, BranchRunner } from './handler.js';
+import type { Arrival, BranchResult, BranchRunner, RunView } from './handler.js';
 import { addUsage, type TokenUsage } from './usage.js';
 import type { RunContext } from './run-context.js';
 import { runNodeStep, type StepEnvironment } from './node-step.js';
@@ -15,9 +15,19 @@ export const MAX_BRANCH_STEPS = 10_000;
  * Stops before fan-in and exit nodes.
  */
 export function createBranchRunner(env: Omit<StepEnvironment, 'runBranch' | 'signal'>, boundaries: ReadonlySet<string>): BranchRunner {
-  const runBranch: BranchRunner = async (startNode: string, context: RunContext, signal: AbortSignal): Promise<BranchResult> => {
-    const stepEnv: StepEnvironment = { ...env, signal, runBranch };
+  const runBranch: BranchRunner = async (startNode: string, context: RunContext, signal: AbortSignal, fanOut?: string): Promise<BranchResult> => {
     const completedNodes: string[] = [];
+    // Handlers in a branch see the nodes the branch completed after the main line's: a node that
+    // counts its own visits (sub-pipeline, manager loop) must count those in its branch too.
+    const main = env.run;
+    const run: RunView = {
+      ...main,
+      ...(fanOut !== undefined ? { branch: { fanOut, visit: main.completedNodes.filter((id) => id === fanOut).length + 1 } } : {}),
+      get completedNodes() {
+        return [...main.completedNodes, ...completedNodes];
+      },
+    };
+    const stepEnv: StepEnvironment = { ...env, signal, runBranch, run };
     let status: BranchResult['status'] = 'success';
     let failureReason: string | undefined;
     let current: string | undefined = startNode;

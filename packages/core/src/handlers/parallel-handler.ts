@@ -91,7 +91,7 @@ export const parallelHandler: Handler = {
         const branchStarted = performance.now();
         emit({ type: 'parallel.branch_started', nodeId: node.id, branch, index });
         try {
-          results[index] = await runBranch(branch, context.clone(), branchSignal);
+          results[index] = await runBranch(branch, context.clone(), branchSignal, node.id);
         } catch (error) {
           if (error instanceof AnswerLater && !signal.aborted) {
             waiting.push(error); // the other branches go on; the node parks once they are done

@@ -13,6 +13,7 @@ import { booleanAttr, durationAttr, integerAttr } from '../graph/values.js';
 import { hasErrors } from '../diagnostics/diagnostic.js';
 import { loadPipeline } from '../pipeline/pipeline-loader.js';
 import { FileRunStore } from '../run/file-run-store.js';
+import { childRunName } from './child-run-name.js';
 import { STEER_FILE } from '../handlers/codergen-handler.js';
 
 /** The handler type of a manager node (`shape=house`, spec §4.11). */
@@ -101,8 +102,7 @@ export function managerLoopHandler(registry: () => HandlerRegistry): Handler {
       const stopSource = node.attributes['manager.stop_condition'] ?? '';
       const stop = stopSource.trim() ? parseCondition(stopSource) : undefined;
       if (stop && !stop.ok) return { status: 'fail', failureReason: `manager.stop_condition does not parse: ${stop.error.message}`, retryable: false };
-      const visit = input.run.completedNodes.filter((id) => id === node.id).length + 1;
-      const dir = join(input.stageDir, `child-${visit}`);
+      const dir = join(input.stageDir, childRunName('child', input));
 
       const telemetry: Telemetry = { status: 'running', outcome: '', currentNode: '', completedNodes: 0, lastStatus: '', failureReason: '', retries: 0 };
       const halt = new AbortController();

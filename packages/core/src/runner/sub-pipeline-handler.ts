@@ -9,6 +9,7 @@ import { AnswerLater } from '../engine/answer-later.js';
 import { readPendingQuestions } from '../engine/store/pending-questions.js';
 import { loadPipeline } from '../pipeline/pipeline-loader.js';
 import { FileRunStore } from '../run/file-run-store.js';
+import { childRunName } from './child-run-name.js';
 import { MANAGER_LOOP_TYPE, managerLoopHandler } from './manager-loop-handler.js';
 
 /** The handler type of a sub-pipeline node (`type="pipeline"`, an orchestra extension). */
@@ -72,8 +73,7 @@ export function subPipelineHandler(registry: () => HandlerRegistry): Handler {
       } catch (error) {
         return { status: 'fail', failureReason: `cannot read the sub-pipeline ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`, retryable: false };
       }
-      const visit = input.run.completedNodes.filter((id) => id === node.id).length + 1;
-      const dir = join(input.stageDir, `run-${visit}`);
+      const dir = join(input.stageDir, childRunName('run', input));
       const handlers = registry();
       // Imported here: the runner's modules import this one.
       const { runPipeline } = await import('./run-pipeline.js');

@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readManifest, type Handler } from '../../src/index.js';
@@ -81,5 +81,23 @@ describe('sub-pipeline node (type="pipeline", spec §9.4)', () => {
 
   it('refuses, before the run starts, a pipeline node that names no file', async () => {
     await expect(run(dot('  sub [type="pipeline"]\n  start -> sub -> exit'))).rejects.toThrow('node sub has type "pipeline" but no pipeline attribute naming the file to run');
+  });
+
+  it('runs the child again on each visit inside a parallel branch, and on each visit of the fan-out (run-<fan-out visit>.<visit>)', async () => {
+    const tick: Handler = { execute: ({ context }) => ({ status: 'success', contextUpdates: { ticks: ((context.get('ticks') as number | undefined) ?? 0) + 1 } }) };
+    const runParent = async (body: string[]) => {
+      const parent = pipelines(body.join('\n'));
+      const source = readFileSync(parent, 'utf8');
+      const { result, logsRoot } = await run(source, { handlers: { s: summarise, tick }, source, sourceFile: parent, initialContext: { topic: 'otters' } });
+      expect(result.status).toBe('success');
+      return readdirSync(join(logsRoot, 'sub')).filter((name) => name.startsWith('run-')).sort();
+    };
+    const nodes = ['  fan [shape=component]', '  sub [type="pipeline", pipeline="child.dot", pipeline.inputs="topic"]', '  tick [type="tick"]', '  merge [shape=tripleoctagon]'];
+    // A loop inside the branch: sub runs twice in the branch of the fan-out's first visit.
+    const inBranch = await runParent([...nodes, '  start -> fan -> sub -> tick', '  tick -> sub [condition="context.ticks=1"]', '  tick -> merge [condition="context.ticks=2"]', '  merge -> exit']);
+    expect(inBranch).toEqual(['run-1.1', 'run-1.2']);
+    // A loop around the fan-out: each of its visits starts a new child.
+    const around = await runParent([...nodes, '  start -> fan -> sub -> merge -> tick', '  tick -> fan [condition="context.ticks=1"]', '  tick -> exit [condition="context.ticks=2"]']);
+    expect(around).toEqual(['run-1.1', 'run-2.1']);
   });
 });
