@@ -10,6 +10,7 @@ const entries = [
   ['main', []],
   ['engine-main', []],
   ['llm-main', []],
+  ['checks-main', []],
   ['startup-main', []],
   ['store-main', ['@langchain/*']],
   ['store-child', ['@langchain/*']],

@@ -8,6 +8,7 @@ const entries = [
   [[], 'dist/main.mjs'],
   [['--expose-gc'], 'dist/engine-main.mjs'],
   [[], 'dist/llm-main.mjs'],
+  [['--expose-gc'], 'dist/checks-main.mjs'],
   [[], 'dist/startup-main.mjs'],
 ];
 for (const [flags, entry] of entries) {

@@ -39,3 +39,4 @@ export { LlmProviderError, describeProviderError, retryAfterFrom, type LlmErrorC
 export { CHARS_PER_TOKEN, PREAMBLE_TOKEN_BUDGETS, buildPreamble, type PreambleInput, type PreambleMode } from './fidelity/preamble.js';
 export { MAX_THREADS, MAX_THREAD_CHARS, ThreadSessions, compactHistory } from './fidelity/thread-sessions.js';
 export { PREAMBLE_FILE, keepSession, startSession, type SessionStart } from './fidelity/stage-session.js';
+export * from './phases/index.js';

@@ -1,0 +1,13 @@
+/**
+ * Structured phases, the validation half: an artifact's schema, the
+ * declared semantic checks, and the feedback a model gets when its
+ * finalization call fails them.
+ */
+export { ArtifactSchemaError, artifactSchemaFromJson, artifactSchemaFromZod, loadArtifactSchema, type ArtifactSchema } from './artifact-schema.js';
+export { requirementOf, schemaAt, type JsonSchema } from './requirement.js';
+export { fieldName, schemaIssues, type ArtifactIssues, type InvalidField, type MissingField } from './schema-issues.js';
+export { MAX_LISTED_VALUES, SemanticChecksSchema, parseSemanticChecks, runSemanticChecks, type CheckResult, type SemanticCheck } from './semantic-checks.js';
+export { validateArtifact, type ArtifactRules, type ArtifactVerdict, type SemanticFindings, type SemanticValidator } from './validate-artifact.js';
+export { issueCount, toolErrorFeedback, validationFeedback, type ValidationFeedback } from './validation-feedback.js';
+export { DEFAULT_VALIDATION_RETRIES, SerializeError, finalizationToolName, serializeArtifact, type SerializeAttempt, type SerializeErrorCode, type SerializeOptions, type SerializeResult } from './serialize.js';
+export { collect, formatValuePath, parseValuePath, type Located, type PathSegment, type ValuePath } from './value-path.js';

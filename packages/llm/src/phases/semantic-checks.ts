@@ -1,0 +1,198 @@
+import * as z from 'zod';
+import type { ArtifactIssues } from './schema-issues.js';
+import { shortened } from './schema-issues.js';
+import { collect, parseValuePath, type Located, type ValuePath } from './value-path.js';
+
+const Severity = z.enum(['fatal', 'retry']).default('retry');
+const Path = z.string().min(1);
+
+const CheckSchema = z.union([
+  z.strictObject({ references: Path, among: Path, severity: Severity }),
+  z.strictObject({ covers: Path, with: Path, severity: Severity }),
+  z.strictObject({ unique: Path, severity: Severity }),
+  z.strictObject({ disjoint: Path, from: Path, severity: Severity }),
+  z.strictObject({
+    count: Path,
+    per: Path,
+    over: Path.optional(),
+    distinct: Path.optional(),
+    min: z.int().min(0).optional(),
+    max: z.int().min(0).optional(),
+    severity: Severity,
+  }),
+]);
+
+/** The declaration file of semantic checks (`output.checks`): `{ "checks": [ ... ] }`. */
+export const SemanticChecksSchema = z.strictObject({ checks: z.array(CheckSchema) });
+
+/** One declared check, as written. */
+export type SemanticCheck = z.infer<typeof CheckSchema>;
+
+/**
+ * Reads a checks declaration; returns the checks, or an error message naming
+ * the check and field at fault. Paths are parsed here, so a malformed one is
+ * refused before any model call.
+ */
+export function parseSemanticChecks(json: unknown, source: string): SemanticCheck[] | string {
+  const parsed = SemanticChecksSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+    const hint = issue?.code === 'invalid_union' ? ': each check is one of {references, among}, {covers, with}, {unique}, {disjoint, from}, {count, per[, over, distinct, min, max]}, with an optional severity ("fatal" or "retry")' : `: ${issue?.message}`;
+    return `${source}: not a valid checks declaration${where}${hint}`;
+  }
+  for (const [i, check] of parsed.data.checks.entries()) {
+    for (const [key, value] of Object.entries(check)) {
+      if (key === 'severity' || typeof value !== 'string') continue;
+      const path = parseValuePath(value);
+      if (typeof path === 'string') return `${source}: checks[${i}].${key}: ${path}`;
+    }
+    if ('count' in check && check.min === undefined && check.max === undefined) return `${source}: checks[${i}] counts without a min or a max`;
+  }
+  return parsed.data.checks;
+}
+
+/** What the checks found: issues to send back for a retry, issues that stop the node at once, and checks that could not run. */
+export interface CheckResult {
+  retry: ArtifactIssues;
+  fatal: ArtifactIssues;
+  /** A source naming nothing in the context: a mistake in the pipeline, not the model's. */
+  errors: string[];
+}
+
+/** How many valid values a requirement lists before it says how many more there are. */
+export const MAX_LISTED_VALUES = 100;
+
+function listValues(values: Iterable<unknown>): string {
+  const all = [...values];
+  const shown = all.slice(0, MAX_LISTED_VALUES).map((v) => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v)));
+  return `${shown.join(', ')}${all.length > MAX_LISTED_VALUES ? ` … (and ${all.length - MAX_LISTED_VALUES} more)` : ''}`;
+}
+
+const show = (v: unknown): string => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v));
+
+/** A set key for a JSON value: strings and numbers as themselves, anything else by its JSON. */
+function keyOf(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : value;
+}
+
+/**
+ * The values a source path leads to. `$.x` reads the artifact itself; any
+ * other path starts with a context key, matched longest first, since keys
+ * hold dots (`thread_design.output.threads[].thread_id` reads the context
+ * key `thread_design.output`, then `threads[].thread_id` inside it).
+ */
+function sourceValues(text: string, artifact: unknown, context: Readonly<Record<string, unknown>>): Located[] | undefined {
+  if (text === '$' || text.startsWith('$.')) return collect(artifact, parseValuePath(text) as ValuePath);
+  const parts = text.split('.');
+  for (let i = parts.length; i >= 1; i--) {
+    const head = parts.slice(0, i);
+    if (head.slice(0, -1).some((p) => p.endsWith('[]'))) continue;
+    const last = head[i - 1] as string;
+    const each = last.endsWith('[]');
+    const key = [...head.slice(0, -1), each ? last.slice(0, -2) : last].join('.');
+    if (!Object.hasOwn(context, key)) continue;
+    const rest = parseValuePath(parts.slice(i).join('.') || '$') as ValuePath;
+    const value = context[key];
+    const roots: Located[] = each ? (Array.isArray(value) ? value.map((v, j) => ({ at: `${key}[${j}]`, value: v })) : []) : [{ at: key, value }];
+    return roots.flatMap((r) => collect(r.value, rest, r.at));
+  }
+  return undefined;
+}
+
+const empty = (): ArtifactIssues => ({ invalid: [], missing: [], unknown: [] });
+
+/**
+ * Runs declared checks on an artifact against the run's context. Each
+ * check indexes its sets once (a `Set` or a `Map`), so the cost is linear
+ * in the values it reads.
+ */
+export function runSemanticChecks(checks: readonly SemanticCheck[], artifact: unknown, context: Readonly<Record<string, unknown>>): CheckResult {
+  const result: CheckResult = { retry: empty(), fatal: empty(), errors: [] };
+  const own = (text: string) => collect(artifact, parseValuePath(text) as ValuePath);
+  const source = (text: string, i: number, field: string): Located[] | undefined => {
+    const found = sourceValues(text, artifact, context);
+    if (!found) result.errors.push(`checks[${i}].${field}: ${JSON.stringify(text)} names no value of the run's context (no context key is a prefix of it)`);
+    return found;
+  };
+  checks.forEach((check, i) => {
+    const into = check.severity === 'fatal' ? result.fatal : result.retry;
+    if ('references' in check) {
+      const valid = source(check.among, i, 'among');
+      if (!valid) return;
+      const allowed = new Set(valid.map((v) => keyOf(v.value)));
+      for (const { at, value } of own(check.references)) {
+        if (allowed.has(keyOf(value))) continue;
+        into.invalid.push({ field: at, provided: shortened(value), problem: `${show(value)} is not among ${check.among}`, requirement: `one of ${listValues(new Set(valid.map((v) => v.value)))}` });
+      }
+    } else if ('covers' in check) {
+      const wanted = source(check.covers, i, 'covers');
+      if (!wanted) return;
+      const present = new Set(own(check.with).map((v) => keyOf(v.value)));
+      const seen = new Set<unknown>();
+      for (const { value } of wanted) {
+        const key = keyOf(value);
+        if (present.has(key) || seen.has(key)) continue;
+        seen.add(key);
+        into.missing.push({ field: check.with, requirement: `an entry for ${show(value)} (every value of ${check.covers} needs one)` });
+      }
+    } else if ('unique' in check) {
+      const first = new Map<unknown, string>();
+      for (const { at, value } of own(check.unique)) {
+        const key = keyOf(value);
+        const earlier = first.get(key);
+        if (earlier === undefined) first.set(key, at);
+        else into.invalid.push({ field: at, provided: shortened(value), problem: `duplicate of ${earlier}`, requirement: `unique values across ${check.unique}` });
+      }
+    } else if ('disjoint' in check) {
+      const other = source(check.from, i, 'from');
+      if (!other) return;
+      const taken = new Map(other.map((v) => [keyOf(v.value), v.at]));
+      for (const { at, value } of own(check.disjoint)) {
+        const clash = taken.get(keyOf(value));
+        if (clash !== undefined) into.invalid.push({ field: at, provided: shortened(value), problem: `${show(value)} is also used at ${clash}`, requirement: `a value not used in ${check.from}` });
+      }
+    } else {
+      countCheck(check, i, artifact, into, source);
+    }
+  });
+  return result;
+}
+
+type CountCheck = Extract<SemanticCheck, { count: string }>;
+
+function countCheck(check: CountCheck, i: number, artifact: unknown, into: ArtifactIssues, source: (text: string, i: number, field: string) => Located[] | undefined): void {
+  const per = parseValuePath(check.per) as ValuePath;
+  const distinct = check.distinct ? (parseValuePath(check.distinct) as ValuePath) : undefined;
+  // group key → the items' distinct values (or item count), in first-seen order of groups
+  const groups = new Map<unknown, { label: unknown; items: number; values: Set<unknown> }>();
+  if (check.over) {
+    const over = source(check.over, i, 'over');
+    if (!over) return;
+    for (const { value } of over) if (!groups.has(keyOf(value))) groups.set(keyOf(value), { label: value, items: 0, values: new Set() });
+  }
+  for (const item of collect(artifact, parseValuePath(check.count) as ValuePath)) {
+    const keys = new Set<unknown>();
+    for (const { value } of collect(item.value, per)) {
+      const key = keyOf(value);
+      if (keys.has(key)) continue; // an item naming a group twice counts once
+      keys.add(key);
+      let group = groups.get(key);
+      if (!group) {
+        if (check.over) continue; // not one of the groups counted (a references check reports it)
+        group = { label: value, items: 0, values: new Set() };
+        groups.set(key, group);
+      }
+      group.items++;
+      if (distinct) for (const d of collect(item.value, distinct)) group.values.add(keyOf(d.value));
+    }
+  }
+  const what = distinct ? `distinct ${check.distinct} values` : 'items';
+  const range = check.min !== undefined && check.max !== undefined ? `${check.min} to ${check.max}` : check.min !== undefined ? `at least ${check.min}` : `at most ${check.max}`;
+  for (const { label, items, values } of groups.values()) {
+    const n = distinct ? values.size : items;
+    if ((check.min !== undefined && n < check.min) || (check.max !== undefined && n > check.max)) {
+      into.invalid.push({ field: check.count, provided: n, problem: `${check.per} ${show(label)} has ${n} ${what}`, requirement: `${range} ${what} per ${check.per}` });
+    }
+  }
+}
