@@ -1,7 +1,7 @@
 import type { Graph, GraphNode } from '../graph/model.js';
 import type { ToolCallStatus } from '../engine/events.js';
 import type { ProcessLedger, RunView } from '../engine/handler.js';
-import type { Outcome } from '../engine/outcome.js';
+import type { JsonValue, Outcome } from '../engine/outcome.js';
 import type { RunContext } from '../engine/run-context.js';
 import type { TokenUsage } from '../engine/usage.js';
 import type { Fidelity } from './fidelity.js';
@@ -66,6 +66,18 @@ export interface CodergenRequest {
    * killed one left running. Absent outside a run.
    */
   processes?: ProcessLedger;
+  /**
+   * What the stage saved with `saveProgress` in an earlier attempt, or
+   * before the process stopped (the node's progress in the checkpoint);
+   * undefined for a fresh start or outside a run.
+   */
+  progress?: JsonValue;
+  /**
+   * Records how far the stage got, in the checkpoint at once (see
+   * `HandlerInput.saveProgress`): a resumed run hands it back as
+   * `progress`. For steps worth not repeating, such as a model call.
+   */
+  saveProgress?: (data: JsonValue | undefined) => Promise<void>;
 }
 
 /**

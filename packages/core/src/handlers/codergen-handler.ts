@@ -45,6 +45,8 @@ export function createCodergenHandler(backend: CodergenBackend): Handler {
             run: input.run,
             fidelity: resolveFidelity(graph, node, input.arrival),
             processes: input.processes,
+            progress: input.progress,
+            saveProgress: input.saveProgress,
             report: reporter,
         }),
         );

@@ -8,6 +8,7 @@ import { BUILT_IN_TRANSFORMS } from '../transforms/built-in-transforms.js';
 import type { Transform } from '../transforms/transform.js';
 import { OrchestraError } from '../errors.js';
 import { pathProblem } from '../os/path-problem.js';
+import { checkOutputFiles } from './output-files.js';
 import { checkSubPipelines } from './sub-pipelines.js';
 
 /** The outcome of loading a pipeline: the prepared graph (if parsing got that far) and every diagnostic. */
@@ -105,7 +106,8 @@ export function createPipelineLoader(options: PipelineLoaderOptions = {}): Pipel
       const loaded = loader.load(source, path);
       if (!loaded.graph) return loaded;
       // A file can name others (sub-pipelines): what running them would find wrong is found now.
-      const children = await checkSubPipelines(loaded.graph, path, (text, file) => loader.load(text, file));
+      // So can a phased node (its output schema and checks).
+      const children = [...(await checkSubPipelines(loaded.graph, path, (text, file) => loader.load(text, file))), ...(await checkOutputFiles(loaded.graph, path))];
       if (children.length === 0) return loaded;
       const diagnostics = [...loaded.diagnostics, ...children];
       return { ...loaded, diagnostics, ok: !hasErrors(diagnostics) };

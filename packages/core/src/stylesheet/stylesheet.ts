@@ -1,5 +1,17 @@
 /** The properties a model stylesheet may set (spec §8.4, plus orchestra's `agent.backend`). */
-export const STYLESHEET_PROPERTIES = ['llm_model', 'llm_provider', 'reasoning_effort', 'agent.backend'] as const;
+export const STYLESHEET_PROPERTIES = [
+  'llm_model',
+  'llm_provider',
+  'reasoning_effort',
+  'agent.backend',
+  // a phased stage's per-phase models (orchestra extension)
+  'discuss.llm_model',
+  'discuss.llm_provider',
+  'summarize.llm_model',
+  'summarize.llm_provider',
+  'serialize.llm_model',
+  'serialize.llm_provider',
+] as const;
 
 /** A property a model stylesheet may set. */
 export type StylesheetProperty = (typeof STYLESHEET_PROPERTIES)[number];

@@ -36,13 +36,19 @@ export interface AgentLoopOptions {
   stageDir: string;
   signal: AbortSignal;
   report: LlmReporter;
+  /** A tool whose call ends the loop once the reply's calls have their results (a phase's `ready_to_summarize`). */
+  stopOn?: string;
 }
 
 /** How an agent loop ended. */
 export interface AgentLoopResult {
-  /** The final answer's text. */
+  /** The final answer's text (with `stopOn`, the text of the reply that called it). */
   text: string;
   usage?: TokenUsage;
+  /** The model calls made. */
+  calls: number;
+  /** True when the loop ended on the `stopOn` tool. */
+  stopped?: boolean;
 }
 
 function refusal(error: unknown): boolean {
@@ -84,11 +90,12 @@ export async function runAgentLoop(messages: BaseMessage[], options: AgentLoopOp
     const calls = reply.message.tool_calls ?? [];
     // Keep a plain AIMessage in the history (a merged chunk carries streaming-only fields).
     messages.push(new AIMessage({ content: reply.message.content, tool_calls: calls, ...(reply.message.usage_metadata ? { usage_metadata: reply.message.usage_metadata } : {}) }));
-    if (calls.length === 0) return { text: reply.message.text, ...(usage ? { usage } : {}) };
+    if (calls.length === 0) return { text: reply.message.text, calls: turn, ...(usage ? { usage } : {}) };
     for (const raw of calls) {
       const call: PendingToolCall = { id: raw.id ?? `call_${turn}_${raw.name}`, name: raw.name, args: (raw.args ?? {}) as Record<string, unknown> };
       messages.push(await runToolCall(call, options));
     }
+    if (options.stopOn !== undefined && calls.some((c) => c.name === options.stopOn)) return { text: reply.message.text, calls: turn, stopped: true, ...(usage ? { usage } : {}) };
   }
   throw new AgentTurnLimitError(options.nodeId, options.maxTurns);
 }

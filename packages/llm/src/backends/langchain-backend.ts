@@ -10,7 +10,10 @@ import type {
   ConversationStart,
   Graph,
   GraphNode,
+  Outcome,
 } from '@orchestra/core';
+import { isPhasedNode, phaseSpec, phasedNodeProblem, type PhaseRegistry } from '../phases/phase-spec.js';
+import { runPhasedStage } from '../phases/phased-stage.js';
 import { keepSession, startSession, type SessionStart } from '../fidelity/stage-session.js';
 import { ThreadSessions } from '../fidelity/thread-sessions.js';
 import { toLangChainMessages } from '../messages/conversation-messages.js';
@@ -48,6 +51,8 @@ export interface LangChainBackendOptions {
   system?: string;
   /** Why a stage cannot run (checked before the run starts). */
   cannotRun?: (node: GraphNode, graph: Graph) => string | undefined;
+  /** Zod schemas and validators phased nodes may name (`output.schema="zod:<name>"`, `output.validators`). */
+  phases?: PhaseRegistry;
 }
 
 /** The default system prompt: what every stage is. */
@@ -135,6 +140,7 @@ export function createLangChainBackend(options: LangChainBackendOptions): Coderg
   const sessions = options.sessions ?? new ThreadSessions();
   return {
     async run(request) {
+      if (isPhasedNode(request.node)) return runPhased(options, sessions, request);
       const prepared = prepare(options, sessions, request);
       const messages = [...prepared.start.messages, new HumanMessage(request.prompt)];
       const text = await exchange(prepared, request, messages, request.signal);
@@ -144,8 +150,27 @@ export function createLangChainBackend(options: LangChainBackendOptions): Coderg
     startConversation(request) {
       return new LangChainConversation(prepare(options, sessions, request), request, sessions);
     },
-    ...(options.cannotRun ? { cannotRun: options.cannotRun } : {}),
+    cannotRun: (node, graph) => phasedNodeProblem(node) ?? options.cannotRun?.(node, graph),
   };
+}
+
+/** A stage with an output schema: Discuss, Summarize, Serialize (see `runPhasedStage`). */
+async function runPhased(options: LangChainBackendOptions, sessions: ThreadSessions, request: CodergenRequest): Promise<Outcome> {
+  let spec;
+  try {
+    spec = phaseSpec(request.node, request.run.sourceFile, request.workdir, options.phases);
+  } catch (error) {
+    throw Object.assign(error as Error, { retryable: false });
+  }
+  const kit = options.tools?.(request);
+  const start = startSession(request, sessions, options.system ?? DEFAULT_SYSTEM_PROMPT);
+  return runPhasedStage(request, {
+    spec,
+    model: options.model,
+    start: start.messages,
+    ...(kit ? { tools: kit.tools } : {}),
+    ...(kit?.guard ? { guard: kit.guard } : {}),
+  });
 }
 
 /** Options of {@link createChatBackend}. */

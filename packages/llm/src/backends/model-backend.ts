@@ -17,6 +17,7 @@ import { describeProviderError, type ProviderTarget } from '../errors/provider-e
 import { createChatOpenAI } from '../models/chat-openai.js';
 import { agentKit, workspaceProblem } from './agent-kit.js';
 import { createCliAgentBackend } from './cli-backend.js';
+import { phasedNodeProblem, type PhaseRegistry } from '../phases/phase-spec.js';
 import { createLangChainBackend, type StageModel, type StageTools } from './langchain-backend.js';
 
 /** Options of {@link createModelBackend}. */
@@ -35,6 +36,8 @@ export interface ModelBackendOptions {
   sessions?: ThreadSessions;
   /** A system prompt before each fresh session's preamble. */
   system?: string;
+  /** Zod schemas and validators phased nodes may name (`output.schema="zod:<name>"`, `output.validators`). */
+  phases?: PhaseRegistry;
 }
 
 /** The model backend, plus what it resolved (for `orchestra doctor` and error messages). */
@@ -111,6 +114,7 @@ export function createModelBackend(options: ModelBackendOptions): ModelBackend {
     tools: agentTools,
     sessions,
     ...(options.system !== undefined ? { system: options.system } : {}),
+    ...(options.phases ? { phases: options.phases } : {}),
   });
 
   const cliSettings = cliAgentSettings(options.config);
@@ -124,6 +128,8 @@ export function createModelBackend(options: ModelBackendOptions): ModelBackend {
   const cannotRun = (node: GraphNode, graph: Graph): string | undefined => {
     try {
       const r = resolve(node);
+      const phased = phasedNodeProblem(node, r.backend);
+      if (phased) return phased;
       if (r.backend === 'cli') return cli.cannotRun?.(node, graph);
       if (r.backend === 'agent') return workspaceProblem(node.id, agentSettings(options.config, node), options.config);
       return undefined;

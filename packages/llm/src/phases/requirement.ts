@@ -90,9 +90,11 @@ export function requirementOf(schema: JsonSchema | undefined, root?: JsonSchema)
       if (typeof s.format === 'string') parts.push(`format ${s.format}`);
     } else if (type === 'integer' || type === 'number') {
       const limits: string[] = [];
-      if (typeof s.minimum === 'number') limits.push(`>= ${s.minimum}`);
+      // zod writes the safe-integer range on every int: not a requirement worth stating.
+      const stated = (n: unknown): n is number => typeof n === 'number' && Math.abs(n) < Number.MAX_SAFE_INTEGER;
+      if (stated(s.minimum)) limits.push(`>= ${s.minimum}`);
       if (typeof s.exclusiveMinimum === 'number') limits.push(`> ${s.exclusiveMinimum}`);
-      if (typeof s.maximum === 'number') limits.push(`<= ${s.maximum}`);
+      if (stated(s.maximum)) limits.push(`<= ${s.maximum}`);
       if (typeof s.exclusiveMaximum === 'number') limits.push(`< ${s.exclusiveMaximum}`);
       parts.push([type, limits.join(' and ')].filter(Boolean).join(' '));
     } else if (type === 'array') {

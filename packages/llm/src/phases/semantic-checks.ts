@@ -65,6 +65,7 @@ export const MAX_LISTED_VALUES = 100;
 
 function listValues(values: Iterable<unknown>): string {
   const all = [...values];
+  if (all.length === 0) return 'nothing: the source has no values';
   const shown = all.slice(0, MAX_LISTED_VALUES).map((v) => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v)));
   return `${shown.join(', ')}${all.length > MAX_LISTED_VALUES ? ` … (and ${all.length - MAX_LISTED_VALUES} more)` : ''}`;
 }
@@ -187,12 +188,13 @@ function countCheck(check: CountCheck, i: number, artifact: unknown, into: Artif
       if (distinct) for (const d of collect(item.value, distinct)) group.values.add(keyOf(d.value));
     }
   }
-  const what = distinct ? `distinct ${check.distinct} values` : 'items';
+  const what = (n: number) => (distinct ? `distinct ${check.distinct} value${n === 1 ? '' : 's'}` : `item${n === 1 ? '' : 's'}`);
   const range = check.min !== undefined && check.max !== undefined ? `${check.min} to ${check.max}` : check.min !== undefined ? `at least ${check.min}` : `at most ${check.max}`;
   for (const { label, items, values } of groups.values()) {
     const n = distinct ? values.size : items;
     if ((check.min !== undefined && n < check.min) || (check.max !== undefined && n > check.max)) {
-      into.invalid.push({ field: check.count, provided: n, problem: `${check.per} ${show(label)} has ${n} ${what}`, requirement: `${range} ${what} per ${check.per}` });
+      const bound = check.max ?? check.min ?? 0;
+      into.invalid.push({ field: check.count, provided: n, problem: `${check.per} ${show(label)} has ${n} ${what(n)}`, requirement: `${range} ${what(bound === 1 && check.min === check.max ? 1 : bound)} per ${check.per}` });
     }
   }
 }

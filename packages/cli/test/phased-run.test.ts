@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NETWORK_GUARD, reply, startScriptedOpenAIServer, toolCall, type ScriptedOpenAIServer } from '@orchestra/testing';
+import { ROOT, modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
+
+/** fixtures/dream.dot through `orchestra run` against the scripted server: a phased node, black box. */
+
+let server: ScriptedOpenAIServer;
+beforeEach(async () => {
+  server = await startScriptedOpenAIServer({ apiKey: 'test-key' });
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const env = () => modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
+const dream = join(ROOT, 'fixtures', 'dream.dot');
+const VISION = { genre: 'literary', audience: 'adult', tone: 'wry', themes: ['solitude', 'weather'], scope: { target_word_count: 60000, chapters: 24 } };
+
+describe('orchestra run fixtures/dream.dot (a phased node)', () => {
+  it('ends with the validated artifact on disk and in the context, after one call sent back with its problems', async () => {
+    const usage = { usage: { promptTokens: 30, completionTokens: 10 } };
+    server.enqueue(
+      toolCall('ready_to_summarize', {}, usage),
+      reply('Literary novel for adults, wry; themes solitude and weather; 60,000 words in 24 chapters.', usage),
+      toolCall('submit_dream', { ...VISION, audience: '', word_count: 60000 }, usage),
+      toolCall('submit_dream', VISION, usage),
+    );
+    const dir = join(tempDir(), 'run');
+    const result = await runOrchestra(['run', dream, '--model', 'scripted-model', '--logs-dir', dir], { env: env() });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'dream', 'output.json'), 'utf8'))).toEqual(VISION);
+    const checkpoint = JSON.parse(readFileSync(join(dir, 'checkpoint.json'), 'utf8'));
+    expect(checkpoint.context['dream.output']).toEqual(VISION);
+    expect(checkpoint.node_progress?.dream).toBeUndefined(); // dropped once the node completed
+    const status = JSON.parse(readFileSync(join(dir, 'dream', 'status.json'), 'utf8'));
+    expect(status.usage).toEqual({ input_tokens: 120, output_tokens: 40, total_tokens: 160 });
+    expect(status.notes).toBe('dream: artifact accepted on call 2 of submit_dream (model calls: discuss 1, summarize 1, serialize 2)');
+    expect(result.stdout).toMatch(/✓ dream +\S+ +160 tokens/);
+    const sent = JSON.parse(server.completions[3]?.messages?.at(-1)?.content as string);
+    expect(sent).toEqual({
+      result: 'validation_failed',
+      issues: {
+        invalid: [{ field: 'audience', provided: '', problem: 'empty string not allowed', requirement: "non-empty string; e.g. 'adult', 'young adult'" }],
+        missing: [],
+        unknown: ['word_count'],
+      },
+      issue_count: 2,
+      action: 'Call submit_dream() with corrected data. Unknown fields may be typos.',
+    });
+  });
+
+  it('fails with exit 1 and the last findings when the model never gets it right', async () => {
+    server.enqueue(reply('Thinking done.'), reply('Brief.'));
+    server.respondWith(() => toolCall('submit_dream', { ...VISION, genre: 'western' }));
+    const dir = join(tempDir(), 'run');
+    const result = await runOrchestra(['run', dream, '--model', 'scripted-model', '--logs-dir', dir, '--quiet'], { env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stdout + result.stderr).toContain("dream: the output was still invalid after 3 calls of submit_dream (validation_retries=2): genre: Invalid option: expected one of");
+    expect(server.completions).toHaveLength(5);
+  });
+});

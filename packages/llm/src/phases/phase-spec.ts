@@ -1,0 +1,135 @@
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import type { GraphNode } from '@orchestra/core';
+import type * as z from 'zod';
+import { ArtifactSchemaError, artifactSchemaFromZod, loadArtifactSchema } from './artifact-schema.js';
+import { parseSemanticChecks } from './semantic-checks.js';
+import { DEFAULT_VALIDATION_RETRIES, finalizationToolName } from './serialize.js';
+import type { ArtifactRules, SemanticValidator } from './validate-artifact.js';
+
+/** Discuss turns of a direct (non-interactive) phased node when it sets no `max_discuss_turns`. */
+export const DEFAULT_DIRECT_DISCUSS_TURNS = 1;
+
+/** Schemas and validators a library registers for `output.schema="zod:<name>"` and `output.validators`. */
+export interface PhaseRegistry {
+  /** By name: `output.schema="zod:beats"` uses `schemas.beats`. */
+  schemas?: Readonly<Record<string, z.ZodType>>;
+  /** By name: `output.validators="no_spoilers, word_budget"`. */
+  validators?: Readonly<Record<string, SemanticValidator>>;
+}
+
+/** How a phased node is set up, from its attributes. */
+export interface PhaseSpec {
+  rules: ArtifactRules;
+  /** The finalization tool (`output.tool`, default `submit_<node>`). */
+  toolName: string;
+  /** The context key the artifact goes to (`output.key`, default `<node>.output`). */
+  key: string;
+  validationRetries: number;
+  /** Model calls the Discuss phase may make (`max_discuss_turns`). */
+  discussTurns: number;
+}
+
+/** Whether a node is phased: it has an output schema. */
+export function isPhasedNode(node: GraphNode): boolean {
+  return Boolean(node.attributes['output.schema']?.trim());
+}
+
+/**
+ * Why a phased node cannot run, if it cannot: interactive phased nodes are
+ * not built yet, and the `cli` backend has no tool calls to serialize with.
+ */
+export function phasedNodeProblem(node: GraphNode, backend?: string): string | undefined {
+  if (!isPhasedNode(node)) return undefined;
+  if (node.attributes['agent.mode'] === 'interactive') {
+    return `node ${node.id} has an output schema and agent.mode="interactive": phased nodes run in direct mode only for now (remove agent.mode, or the output schema)`;
+  }
+  if (backend === 'cli') return `node ${node.id} has an output schema, which the cli backend cannot produce (it has no tool calls); use the chat or agent backend for it`;
+  return undefined;
+}
+
+function count(node: GraphNode, key: string, fallback: number, min: number): number {
+  const raw = node.attributes[key];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new ArtifactSchemaError(`node ${node.id}: ${key}=${JSON.stringify(raw)} is not an integer >= ${min}`);
+  return n;
+}
+
+/**
+ * Reads a phased node's attributes: `output.schema` (a JSON Schema file,
+ * relative to the pipeline's directory, or `zod:<name>`), `output.checks`
+ * (a checks declaration file), `output.validators`, `output.key`,
+ * `output.tool`, `validation_retries`, `max_discuss_turns`. Throws an
+ * {@link ArtifactSchemaError} naming the node for anything unusable.
+ */
+export function phaseSpec(node: GraphNode, pipelineFile: string | null | undefined, workdir: string, registry: PhaseRegistry = {}): PhaseSpec {
+  const base = pipelineFile ? dirname(pipelineFile) : workdir;
+  const at = (file: string) => (isAbsolute(file) ? file : resolve(base, file));
+  const schemaRef = (node.attributes['output.schema'] ?? '').trim();
+  let schema;
+  if (schemaRef.startsWith('zod:')) {
+    const name = schemaRef.slice(4);
+    const registered = registry.schemas?.[name];
+    if (!registered) throw new ArtifactSchemaError(`node ${node.id}: output.schema names zod schema ${JSON.stringify(name)}, which is not registered (registered: ${Object.keys(registry.schemas ?? {}).join(', ') || 'none'})`);
+    schema = artifactSchemaFromZod(registered, name);
+  } else {
+    schema = loadArtifactSchema(at(schemaRef));
+  }
+  const rules: ArtifactRules = { schema };
+  const checksFile = node.attributes['output.checks']?.trim();
+  if (checksFile) {
+    const file = at(checksFile);
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new ArtifactSchemaError(`node ${node.id}: cannot read output.checks ${file}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    }
+    const checks = parseSemanticChecks(json, file);
+    if (typeof checks === 'string') throw new ArtifactSchemaError(checks);
+    rules.checks = checks;
+  }
+  const names = (node.attributes['output.validators'] ?? '').split(',').map((n) => n.trim()).filter(Boolean);
+  if (names.length > 0) {
+    rules.validators = names.map((name) => {
+      const validator = registry.validators?.[name];
+      if (!validator) throw new ArtifactSchemaError(`node ${node.id}: output.validators names ${JSON.stringify(name)}, which is not registered`);
+      return validator;
+    });
+  }
+  return {
+    rules,
+    toolName: node.attributes['output.tool']?.trim() || finalizationToolName(node.id),
+    key: node.attributes['output.key']?.trim() || `${node.id}.output`,
+    validationRetries: count(node, 'validation_retries', DEFAULT_VALIDATION_RETRIES, 0),
+    discussTurns: count(node, 'max_discuss_turns', DEFAULT_DIRECT_DISCUSS_TURNS, 1),
+  };
+}
+
+/** The three phases of a phased node. */
+export type PhaseName = 'discuss' | 'summarize' | 'serialize';
+
+const phaseNodes = new WeakMap<GraphNode, Map<PhaseName, GraphNode>>();
+
+/**
+ * The node as a phase sees it: `<phase>.llm_model` and
+ * `<phase>.llm_provider` (from the node or the stylesheet) replace the
+ * node's own for that phase. The same object for the same node and phase,
+ * so model resolution is cached like any node's.
+ */
+export function phaseNode(node: GraphNode, phase: PhaseName): GraphNode {
+  const model = node.attributes[`${phase}.llm_model`];
+  const provider = node.attributes[`${phase}.llm_provider`];
+  if (model === undefined && provider === undefined) return node;
+  let byPhase = phaseNodes.get(node);
+  if (!byPhase) phaseNodes.set(node, (byPhase = new Map()));
+  let copy = byPhase.get(phase);
+  if (!copy) {
+    const attributes = { ...node.attributes, ...(model !== undefined ? { llm_model: model } : {}), ...(provider !== undefined ? { llm_provider: provider } : {}) };
+    copy = { ...node, attributes };
+    byPhase.set(phase, copy);
+  }
+  return copy;
+}

@@ -1,0 +1,205 @@
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, mapChatMessagesToStoredMessages, mapStoredMessagesToChatMessages, type BaseMessage, type StoredMessage } from '@langchain/core/messages';
+import { tool, type StructuredToolInterface } from '@langchain/core/tools';
+import type { CodergenRequest, JsonValue, Outcome, TokenUsage } from '@orchestra/core';
+import { addUsage } from '@orchestra/core';
+import * as z from 'zod';
+import { runAgentLoop } from '../backends/agent-loop.js';
+import { callModel, type ChatRunnable } from '../backends/call-model.js';
+import type { ToolCallGuard } from '../tools/tool-call-guard.js';
+import { phaseNode, type PhaseName, type PhaseSpec } from './phase-spec.js';
+import { serializeArtifact, type SerializeAttempt } from './serialize.js';
+
+/** The tool that ends Discuss: the model says it has what the artifact needs. */
+export const READY_TOOL = 'ready_to_summarize';
+
+/** Files a phased node leaves in its stage. */
+export const PHASE_FILES = { summary: 'summary.md', output: 'output.json', phases: 'phases.json' } as const;
+
+/** The mode instructions, first in the Discuss conversation (the sandwich's top slice). */
+export const DIRECT_MODE_INSTRUCTIONS =
+  'Mode: direct. No human takes part in this stage. Work out what the task asks for on your own, using the tools you have if they help. ' +
+  `When you have everything the result needs, call ${READY_TOOL}; a later step turns your work into the structured result.`;
+
+/** The reminder at the end of the task (the sandwich's bottom slice). */
+export const DIRECT_MODE_REMINDER = `(Direct mode: nobody will answer questions. Decide, then call ${READY_TOOL}.)`;
+
+/** What Summarize is asked. */
+export const SUMMARIZE_INSTRUCTION =
+  'Summarize the work above as a compact brief for the next step, which turns it into the structured result. ' +
+  'Keep every decision, name, number and identifier exactly as written; leave out how you got there. Answer with the summary only.';
+
+/** Serialize's system prompt. */
+export const SERIALIZE_SYSTEM = 'You turn a brief into a structured result by calling the one tool you have, with every field filled from the brief. Do not invent identifiers the brief does not contain.';
+
+/** A model for one phase. */
+export interface PhaseModel {
+  model: BaseChatModel;
+  name: string;
+  wrapError?: (error: unknown) => unknown;
+}
+
+/** What a phased stage needs besides the request. */
+export interface PhasedStageOptions {
+  spec: PhaseSpec;
+  /** The model of a phase (the node's, or `<phase>.llm_model`'s). */
+  model: (node: CodergenRequest['node']) => PhaseModel;
+  /** The session's opening messages (system prompt and context preamble). */
+  start: readonly BaseMessage[];
+  /** Research tools for Discuss (an agent stage's tools), and their hooks. */
+  tools?: readonly StructuredToolInterface[];
+  guard?: ToolCallGuard;
+}
+
+/** Calls and tokens of one phase. */
+interface PhaseCost {
+  calls: number;
+  usage?: TokenUsage;
+}
+
+/** How far a phased node got: its progress in the checkpoint, so a resumed node repeats no finished phase. */
+interface PhaseProgress {
+  discuss?: StoredMessage[];
+  summary?: string;
+  attempts?: { args: JsonValue; feedback: JsonValue }[];
+  cost: Partial<Record<PhaseName, PhaseCost>>;
+}
+
+const readyTool = tool(async () => 'Noted. The discussion ends here.', {
+  name: READY_TOOL,
+  description: 'Call when the discussion has produced everything the structured result needs.',
+  schema: z.object({}),
+});
+
+function add(cost: Partial<Record<PhaseName, PhaseCost>>, phase: PhaseName, calls: number, usage: TokenUsage | undefined): void {
+  const before = cost[phase] ?? { calls: 0 };
+  const total = addUsage(before.usage, usage);
+  cost[phase] = { calls: before.calls + calls, ...(total ? { usage: total } : {}) };
+}
+
+function progressOf(saved: JsonValue | undefined): PhaseProgress {
+  if (typeof saved !== 'object' || saved === null || Array.isArray(saved)) return { cost: {} };
+  const p = saved as unknown as PhaseProgress;
+  return { ...p, cost: p.cost ?? {} };
+}
+
+async function wrapped<T>(model: PhaseModel, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (signal.aborted || !model.wrapError) throw error;
+    throw model.wrapError(error);
+  }
+}
+
+/**
+ * Runs a phased LLM stage in direct mode: Discuss (the task, the research
+ * tools and `ready_to_summarize`, at most `max_discuss_turns` calls),
+ * Summarize (the real message list, no tools), Serialize (the finalization
+ * tool only, validated, retried with feedback). Each finished phase is node
+ * progress, so a resumed node goes on where it stopped. Succeeds with the
+ * artifact in the context under the spec's key and in `output.json`.
+ */
+export async function runPhasedStage(request: CodergenRequest, options: PhasedStageOptions): Promise<Outcome> {
+  const { node, signal, report, stage } = request;
+  const { spec } = options;
+  const progress = progressOf(request.progress);
+  const save = async () => request.saveProgress?.(progress as unknown as JsonValue);
+
+  if (progress.summary === undefined) {
+    // Discuss
+    let discussion: BaseMessage[];
+    if (progress.discuss) discussion = mapStoredMessagesToChatMessages(progress.discuss);
+    else {
+      const model = options.model(phaseNode(node, 'discuss'));
+      const tools = [...(options.tools ?? []), readyTool];
+      const bound = (typeof model.model.bindTools === 'function' ? model.model.bindTools(tools) : model.model) as ChatRunnable;
+      discussion = [new SystemMessage(DIRECT_MODE_INSTRUCTIONS), ...options.start, new HumanMessage(`${request.prompt}\n\n${DIRECT_MODE_REMINDER}`)];
+      const result = await wrapped(model, signal, () =>
+        runAgentLoop(discussion, {
+          nodeId: node.id,
+          model: bound,
+          modelName: model.name,
+          tools: new Map(tools.map((t) => [t.name, t])),
+          maxTurns: spec.discussTurns,
+          ...(options.guard ? { guard: options.guard } : {}),
+          stageDir: request.stageDir,
+          signal,
+          report,
+          stopOn: READY_TOOL,
+        }).catch((error: unknown) => {
+          // Out of turns still calling tools: the discussion ends there; Summarize reads what it has.
+          if ((error as { code?: string }).code === 'ORCH_AGENT_TURNS') return { calls: spec.discussTurns, text: '' };
+          throw error;
+        }),
+      );
+      add(progress.cost, 'discuss', result.calls, 'usage' in result ? result.usage : undefined);
+      progress.discuss = mapChatMessagesToStoredMessages(discussion);
+      await save();
+    }
+    // Summarize: the whole exchange, tool calls and results included; no tools offered.
+    const model = options.model(phaseNode(node, 'summarize'));
+    const reply = await wrapped(model, signal, () => callModel(model.model, [...closeOpenCalls(discussion), new HumanMessage(SUMMARIZE_INSTRUCTION)], { signal, report, modelName: model.name }));
+    add(progress.cost, 'summarize', 1, reply.usage);
+    progress.summary = reply.message.text.trim();
+    delete progress.discuss; // the summary is all Serialize needs
+    await save();
+    await stage.write(PHASE_FILES.summary, `${progress.summary}\n`);
+  }
+
+  // Serialize, replaying the attempts a resumed node already made.
+  const model = options.model(phaseNode(node, 'serialize'));
+  const messages: BaseMessage[] = [new SystemMessage(SERIALIZE_SYSTEM), new HumanMessage(`The task:\n${request.prompt}\n\nThe brief:\n${progress.summary}\n\nCall ${spec.toolName} with the result.`)];
+  const done = progress.attempts ?? [];
+  done.forEach((a, i) => {
+    const id = `${spec.toolName}_${i + 1}`;
+    messages.push(new AIMessage({ content: '', tool_calls: [{ id, name: spec.toolName, args: (a.args ?? {}) as Record<string, unknown> }] }), new ToolMessage({ content: JSON.stringify(a.feedback), tool_call_id: id, name: spec.toolName }));
+  });
+  const remaining = spec.validationRetries - done.length;
+  if (remaining < 0) throw Object.assign(new Error(`${node.id}: the output was still invalid after ${done.length} calls of ${spec.toolName} (validation_retries=${spec.validationRetries})`), { retryable: false });
+  const result = await wrapped(model, signal, () =>
+    serializeArtifact({
+      nodeId: node.id,
+      model: model.model,
+      modelName: model.name,
+      messages,
+      rules: spec.rules,
+      context: request.context.snapshot(),
+      toolName: spec.toolName,
+      validationRetries: remaining,
+      signal,
+      report,
+      onAttempt: async (attempt: SerializeAttempt) => {
+        add(progress.cost, 'serialize', 1, undefined);
+        if (attempt.outcome === 'accepted') return;
+        done.push({ args: attempt.args as JsonValue, feedback: attempt.outcome as unknown as JsonValue });
+        progress.attempts = done;
+        await save();
+      },
+    }),
+  );
+  if (result.usage) add(progress.cost, 'serialize', 0, result.usage);
+  const artifact = result.artifact as JsonValue;
+  await stage.write(PHASE_FILES.output, `${JSON.stringify(artifact, null, 2)}\n`);
+  await stage.write(PHASE_FILES.phases, `${JSON.stringify({ mode: 'direct', attempts: done.length + 1, cost: progress.cost }, null, 2)}\n`);
+  const costs = (['discuss', 'summarize', 'serialize'] as const).map((p) => `${p} ${progress.cost[p]?.calls ?? 0}`).join(', ');
+  return {
+    status: 'success',
+    notes: `${node.id}: artifact accepted on call ${done.length + 1} of ${spec.toolName} (model calls: ${costs})`,
+    contextUpdates: { [spec.key]: artifact, last_stage: node.id, last_response: (progress.summary ?? '').slice(0, 200) },
+  };
+}
+
+/**
+ * The discussion as Summarize may send it: an assistant message's tool
+ * calls each need a result before the next message, so calls left without
+ * one (the loop ran out of turns) get a short one.
+ */
+function closeOpenCalls(messages: readonly BaseMessage[]): BaseMessage[] {
+  const out = [...messages];
+  const last = out.at(-1);
+  if (last instanceof AIMessage && (last.tool_calls?.length ?? 0) > 0) {
+    for (const call of last.tool_calls ?? []) out.push(new ToolMessage({ content: 'Not run: the discussion ended.', tool_call_id: call.id ?? call.name, name: call.name }));
+  }
+  return out;
+}
