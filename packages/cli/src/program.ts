@@ -54,6 +54,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--park', 'at a human gate, save the run and exit 3 instead of asking (see `orchestra answer`)')
     .option('--logs-dir <dir>', 'run directory (default .orchestra/runs/<timestamp>-<pipeline>)')
     .option('--set <key=value>', 'initial context value (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--context-file <file.json>', 'initial context values from a JSON object (keys as written; --set wins)')
     .option('--quiet', 'print only the summary and errors')
     .option('--json', 'print events as JSON lines')
     .option('--model <name>', 'model (or orchestra.yaml alias) for every LLM stage of this run')

@@ -98,7 +98,8 @@ export {
   type ConversationCommand,
 } from './human/conversation-question.js';
 export { LAST_RESPONSE_LENGTH, createCodergenHandler } from './handlers/codergen-handler.js';
-export { composePrompt } from './handlers/compose-prompt.js';
+export { composePrompt, composeStagePrompt } from './handlers/compose-prompt.js';
+export { expandContextReferences } from './text/context-references.js';
 export { conditionalHandler, exitHandler, startHandler } from './handlers/noop-handlers.js';
 export { toolHandler } from './handlers/tool-handler.js';
 export { killRunningTools, trackProcessGroup } from './handlers/process-groups.js';
@@ -117,5 +118,6 @@ export { askEach, type AskOptions, type Interviewer } from './human/interviewer.
 export { AutoApproveInterviewer, CallbackInterviewer, QueueInterviewer, RecordingInterviewer, answerFromText, type QueuedAnswer } from './human/simple-interviewers.js';
 export { ConsoleInterviewer, type ConsoleStreams } from './human/console-interviewer.js';
 export { escapeControl, type EscapeOptions } from './text/escape-control.js';
+export { collect, formatValuePath, parseValuePath, resolveContextPath, type Located, type PathSegment, type ValuePath } from './text/value-path.js';
 export { createWaitHumanHandler } from './handlers/wait-human-handler.js';
 export { RecordedAnswersInterviewer, answerForQuestion, recordAnswer, type RecordAnswerOptions } from './human/park.js';

@@ -12,6 +12,7 @@ import {
   readPendingQuestions,
   killRunningTools,
   pathProblem,
+  escapeControl,
   type Interviewer,
   ValidationError,
   resumePipeline,
@@ -37,6 +38,7 @@ import { shellCommand } from '../shell-quote.js';
 import { hasLlmStages, hasRunConfig, loadRunConfig, modelBackend } from '../llm-backend.js';
 import { modelFlags } from '../model-flags.js';
 import type { RunFlags } from '../run-flags.js';
+import { readContextFile } from '../context-file.js';
 import { recordRunOptions, withRecordedOptions } from '../recorded-options.js';
 
 export type { RunFlags } from '../run-flags.js';
@@ -45,6 +47,8 @@ export type { RunFlags } from '../run-flags.js';
 export interface RunCommandFlags extends RunFlags {
   logsDir?: string;
   set?: string[];
+  /** A JSON object file of initial context values (`--set` wins on a shared key). */
+  contextFile?: string;
 }
 
 /** Parses `--set key=value` pairs; returns an error message for a malformed one. */
@@ -224,6 +228,11 @@ export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO
     io.stderr(`orchestra: ${sets}\n`);
     return ExitCode.usage;
   }
+  const fromFile = flags.contextFile !== undefined ? await readContextFile(flags.contextFile) : {};
+  if (typeof fromFile === 'string') {
+    io.stderr(`orchestra: ${escapeControl(fromFile)}\n`);
+    return ExitCode.usage;
+  }
   const loaded = await loadForCommand(file, io);
   if (!loaded) return ExitCode.usage;
   const diagnostics = sortDiagnostics(loaded.diagnostics);
@@ -245,7 +254,7 @@ export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO
       interviewer,
       ...(backend ? { backend } : {}),
       logsRoot,
-      initialContext: sets,
+      initialContext: { ...fromFile, ...sets },
       source: loaded.source,
       sourceFile: resolve(file),
       signal,

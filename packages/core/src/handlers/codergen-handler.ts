@@ -2,7 +2,7 @@ import type { Handler } from '../engine/handler.js';
 import type { Outcome } from '../engine/outcome.js';
 import type { CodergenBackend } from './codergen-backend.js';
 import { isInteractiveNode } from './codergen-dispatcher.js';
-import { composePrompt } from './compose-prompt.js';
+import { composeStagePrompt } from './compose-prompt.js';
 import { resolveFidelity } from './fidelity.js';
 import { withStageDir } from '../engine/store/lazy-stage-dir.js';
 import { createStageReporter, withSpentUsage } from './stage-reporter.js';
@@ -28,7 +28,8 @@ export function createCodergenHandler(backend: CodergenBackend): Handler {
       const { node, graph, context, stage, signal } = input;
       // A supervisor (a manager loop) may have left an instruction for this stage.
       const steer = (await stage.read(STEER_FILE))?.trim();
-      const prompt = steer ? `${composePrompt(node, graph)}\n\n## Instruction from the supervisor\n\n${steer}` : composePrompt(node, graph);
+      const composed = composeStagePrompt(node, graph, context);
+      const prompt = steer ? `${composed}\n\n## Instruction from the supervisor\n\n${steer}` : composed;
       await stage.write('prompt.md', prompt);
       const { reporter, usage } = createStageReporter(input);
       let result: string | Outcome;

@@ -5,7 +5,7 @@ import type { Interviewer } from '../human/interviewer.js';
 import { conversationQuestion, parseConversationCommand } from '../human/conversation-question.js';
 import { askHuman, recordInteraction } from './ask-human.js';
 import { LAST_RESPONSE_LENGTH } from './codergen-handler.js';
-import { composePrompt } from './compose-prompt.js';
+import { composeStagePrompt } from './compose-prompt.js';
 import {
   ConversationProgressSchema,
   conversationMarkdown,
@@ -93,7 +93,7 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
         if (!parsed.success) return { status: 'fail', failureReason: `the saved conversation of ${node.id} is unreadable (${parsed.error.issues[0]?.message ?? 'unexpected shape'})` };
         saved = parsed.data;
       }
-      const prompt = saved?.prompt ?? composePrompt(node, graph);
+      const prompt = saved?.prompt ?? composeStagePrompt(node, graph, input.context);
       await stage.write('prompt.md', prompt);
       if (!saved) await stage.remove('response.md'); // an earlier visit's, in a reused stage
       const turns: ConversationTurn[] = saved ? [...saved.turns] : [];

@@ -12,4 +12,4 @@ export { issueCount, toolErrorFeedback, validationFeedback, type ValidationFeedb
 export { DEFAULT_DIRECT_DISCUSS_TURNS, isPhasedNode, phaseNode, phaseSpec, phasedNodeProblem, type PhaseName, type PhaseRegistry, type PhaseSpec } from './phase-spec.js';
 export { DIRECT_MODE_INSTRUCTIONS, DIRECT_MODE_REMINDER, PHASE_FILES, READY_TOOL, SERIALIZE_SYSTEM, SUMMARIZE_INSTRUCTION, runPhasedStage, type PhaseModel, type PhasedStageOptions } from './phased-stage.js';
 export { DEFAULT_VALIDATION_RETRIES, SerializeError, finalizationToolName, serializeArtifact, type SerializeAttempt, type SerializeErrorCode, type SerializeOptions, type SerializeResult } from './serialize.js';
-export { collect, formatValuePath, parseValuePath, type Located, type PathSegment, type ValuePath } from './value-path.js';
+export { collect, formatValuePath, parseValuePath, resolveContextPath, type Located, type PathSegment, type ValuePath } from '@orchestra/core';

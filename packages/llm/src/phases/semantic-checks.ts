@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { ArtifactIssues } from './schema-issues.js';
 import { shortened } from './schema-issues.js';
-import { collect, parseValuePath, type Located, type ValuePath } from './value-path.js';
+import { collect, parseValuePath, resolveContextPath, type Located, type ValuePath } from '@orchestra/core';
 
 const Severity = z.enum(['fatal', 'retry']).default('retry');
 const Path = z.string().min(1);
@@ -77,28 +77,10 @@ function keyOf(value: unknown): unknown {
   return typeof value === 'object' && value !== null ? JSON.stringify(value) : value;
 }
 
-/**
- * The values a source path leads to. `$.x` reads the artifact itself; any
- * other path starts with a context key, matched longest first, since keys
- * hold dots (`thread_design.output.threads[].thread_id` reads the context
- * key `thread_design.output`, then `threads[].thread_id` inside it).
- */
+/** The values a source path leads to: `$.x` reads the artifact, anything else the context (see `resolveContextPath`). */
 function sourceValues(text: string, artifact: unknown, context: Readonly<Record<string, unknown>>): Located[] | undefined {
   if (text === '$' || text.startsWith('$.')) return collect(artifact, parseValuePath(text) as ValuePath);
-  const parts = text.split('.');
-  for (let i = parts.length; i >= 1; i--) {
-    const head = parts.slice(0, i);
-    if (head.slice(0, -1).some((p) => p.endsWith('[]'))) continue;
-    const last = head[i - 1] as string;
-    const each = last.endsWith('[]');
-    const key = [...head.slice(0, -1), each ? last.slice(0, -2) : last].join('.');
-    if (!Object.hasOwn(context, key)) continue;
-    const rest = parseValuePath(parts.slice(i).join('.') || '$') as ValuePath;
-    const value = context[key];
-    const roots: Located[] = each ? (Array.isArray(value) ? value.map((v, j) => ({ at: `${key}[${j}]`, value: v })) : []) : [{ at: key, value }];
-    return roots.flatMap((r) => collect(r.value, rest, r.at));
-  }
-  return undefined;
+  return resolveContextPath(text, context);
 }
 
 const empty = (): ArtifactIssues => ({ invalid: [], missing: [], unknown: [] });

@@ -58,3 +58,29 @@ export function collect(root: unknown, path: ValuePath, prefix = ''): Located[] 
 export function formatValuePath(path: ValuePath): string {
   return path.length === 0 ? '$' : path.map((s) => `${s.key}${s.each ? '[]' : ''}`).join('.');
 }
+
+/**
+ * The values a path into the run's context leads to. The path starts with a
+ * context key, matched longest first since keys hold dots
+ * (`thread_design.output.threads[].thread_id` reads the key
+ * `thread_design.output`, then `threads[].thread_id` inside it); `[]` on the
+ * key's last part reads each element of a list-valued key. Undefined when
+ * no context key starts the path.
+ */
+export function resolveContextPath(text: string, context: Readonly<Record<string, unknown>>): Located[] | undefined {
+  const parts = text.split('.');
+  for (let i = parts.length; i >= 1; i--) {
+    const head = parts.slice(0, i);
+    if (head.slice(0, -1).some((p) => p.endsWith('[]'))) continue;
+    const last = head[i - 1] as string;
+    const each = last.endsWith('[]');
+    const key = [...head.slice(0, -1), each ? last.slice(0, -2) : last].join('.');
+    if (!Object.hasOwn(context, key)) continue;
+    const rest = parseValuePath(parts.slice(i).join('.') || '$');
+    if (typeof rest === 'string') return undefined;
+    const value = context[key];
+    const roots: Located[] = each ? (Array.isArray(value) ? value.map((v, j) => ({ at: `${key}[${j}]`, value: v })) : []) : [{ at: key, value }];
+    return roots.flatMap((r) => collect(r.value, rest, r.at));
+  }
+  return undefined;
+}
