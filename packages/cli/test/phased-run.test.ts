@@ -38,7 +38,15 @@ describe('orchestra run fixtures/dream.dot (a phased node)', () => {
     const status = JSON.parse(readFileSync(join(dir, 'dream', 'status.json'), 'utf8'));
     expect(status.usage).toEqual({ input_tokens: 120, output_tokens: 40, total_tokens: 160 });
     expect(status.notes).toBe('dream: artifact accepted on call 2 of submit_dream (model calls: discuss 1, summarize 1, serialize 2)');
-    expect(result.stdout).toMatch(/✓ dream +\S+ +160 tokens/);
+    expect(result.stdout).toMatch(/✓ dream +\S+ +160 tokens\n {4}discuss 1 call, 40 tokens · summarize 1 call, 40 tokens · serialize 2 calls, 80 tokens\n/);
+    expect(status.phases).toEqual({
+      discuss: { calls: 1, usage: { input_tokens: 30, output_tokens: 10, total_tokens: 40 } },
+      summarize: { calls: 1, usage: { input_tokens: 30, output_tokens: 10, total_tokens: 40 } },
+      serialize: { calls: 2, usage: { input_tokens: 60, output_tokens: 20, total_tokens: 80 } },
+    });
+    // Each llm.response event names its phase.
+    const events = readFileSync(join(dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; phase?: string });
+    expect(events.filter((e) => e.type === 'llm.response').map((e) => e.phase)).toEqual(['discuss', 'summarize', 'serialize', 'serialize']);
     const sent = JSON.parse(server.completions[3]?.messages?.at(-1)?.content as string);
     expect(sent).toEqual({
       result: 'validation_failed',

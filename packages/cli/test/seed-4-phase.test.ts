@@ -58,7 +58,7 @@ function phases(firstBeats: unknown) {
     if (names.includes('ready_to_summarize')) return toolCall('ready_to_summarize', {});
     if (names.length === 0) return reply('Brief: as discussed.');
     const tool = names[0] as string;
-    if (tool === 'submit_initial_beats' && beatsCalls++ === 0) return toolCall(tool, firstBeats);
+    if (tool === 'submit_initial_beats' && beatsCalls++ === 0) return toolCall(tool, firstBeats as Record<string, unknown>);
     return toolCall(tool, ARTIFACTS[tool] as Record<string, unknown>);
   };
 }

@@ -5,7 +5,7 @@
  */
 export * from './loader.js';
 
-export type { JsonValue, Outcome, ParsedStatusFile, StageStatus, StatusFile } from './engine/outcome.js';
+export type { JsonValue, Outcome, ParsedStatusFile, PhaseCost, StageStatus, StatusFile } from './engine/outcome.js';
 export { AUTO_STATUS_NOTES, OutcomeSchema, STAGE_STATUSES, StatusFileSchema, fromStatusFile, isSuccess, parseStatusFile, toStatusFile } from './engine/outcome.js';
 export { ContextValueError, RunContext, toJsonValue } from './engine/run-context.js';
 export { TRANSIENT_EVENT_TYPES, type EdgeChoiceReason, type RunEvent, type RunEventType, type ToolCallStatus } from './engine/events.js';

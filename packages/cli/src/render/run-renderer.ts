@@ -1,4 +1,4 @@
-import { escapeControl, type RunEvent, type RunResult, type TokenUsage } from '@orchestra/core';
+import { escapeControl, type PhaseCost, type RunEvent, type RunResult, type TokenUsage } from '@orchestra/core';
 import type { CliIO } from '../io.js';
 import { painter } from './colour.js';
 import { formatDuration } from './format-duration.js';
@@ -20,6 +20,13 @@ export interface RunRendererOptions {
 /** `1,234` */
 function count(n: number): string {
   return n.toLocaleString('en-US');
+}
+
+/** A phased stage's calls per phase: `discuss 1 call, 40 tokens · summarize 1 call, 40 tokens · serialize 2 calls, 80 tokens`. */
+function phaseLine(phases: Readonly<Record<string, PhaseCost>>): string {
+  return Object.entries(phases)
+    .map(([name, p]) => `${name} ${p.calls} call${p.calls === 1 ? '' : 's'}${p.usage ? `, ${count(p.usage.totalTokens)} tokens` : ''}`)
+    .join(' · ');
 }
 
 /** `1,234 tokens` for a stage line. */
@@ -119,6 +126,7 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
         const mark = event.status === 'success' ? paint('green', '✓') : event.status === 'skipped' ? paint('dim', '-') : paint('yellow', '~');
         const note = event.status === 'success' ? '' : `  ${paint('yellow', event.status)}`;
         io.stdout(`${indent()}  ${mark} ${event.nodeId.padEnd(width)} ${duration(event.durationMs)}${note}${tokens(event.usage)}\n`);
+        if (event.phases) io.stdout(`${indent()}    ${paint('dim', phaseLine(event.phases))}\n`);
         break;
       }
       case 'stage.failed':

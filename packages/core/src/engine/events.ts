@@ -1,4 +1,4 @@
-import type { StageStatus } from './outcome.js';
+import type { PhaseCost, StageStatus } from './outcome.js';
 import type { TokenUsage } from './usage.js';
 
 interface Base {
@@ -20,7 +20,7 @@ export type RunEvent =
   | (Base & { type: 'pipeline.restarted'; from: string; to: string; logsRoot: string })
   | (Base & { type: 'stage.started'; nodeId: string; label: string; handlerType: string; index: number; attempt: number })
   /** `usage`: tokens the node's LLM calls used, all attempts. */
-  | (Base & { type: 'stage.completed'; nodeId: string; index: number; status: StageStatus; durationMs: number; notes?: string; usage?: TokenUsage })
+  | (Base & { type: 'stage.completed'; nodeId: string; index: number; status: StageStatus; durationMs: number; notes?: string; usage?: TokenUsage; phases?: Record<string, PhaseCost> })
   | (Base & { type: 'stage.failed'; nodeId: string; index: number; failureReason: string; willRetry: boolean; durationMs: number; usage?: TokenUsage })
   | (Base & { type: 'stage.retrying'; nodeId: string; index: number; attempt: number; delayMs: number })
   | (Base & { type: 'edge.selected'; from: string; to: string; label: string; reason: EdgeChoiceReason })
@@ -56,7 +56,7 @@ export type RunEvent =
    */
   | (Base & { type: 'llm.delta'; nodeId: string; text: string; turn?: number })
   /** An LLM call finished: the model that answered, how long it took, the tokens it used. */
-  | (Base & { type: 'llm.response'; nodeId: string; model: string; durationMs: number; usage?: TokenUsage; turn?: number })
+  | (Base & { type: 'llm.response'; nodeId: string; model: string; durationMs: number; usage?: TokenUsage; turn?: number; phase?: string })
   /**
    * An agent stage's tool call ended: `ok`, `error` (the tool failed; the model
    * was told), `refused` (outside the workspace, or not allowed) or `skipped`

@@ -178,7 +178,7 @@ export async function executeNode(node: GraphNode, options: ExecuteNodeOptions):
       if (final.status === 'fail') {
         events.emit({ type: 'stage.failed', nodeId: node.id, index, failureReason: final.failureReason ?? 'failed', willRetry: false, durationMs, ...(usage ? { usage } : {}) });
       } else {
-        events.emit({ type: 'stage.completed', nodeId: node.id, index, status: final.status, durationMs, ...(final.notes ? { notes: final.notes } : {}), ...(usage ? { usage } : {}) });
+        events.emit({ type: 'stage.completed', nodeId: node.id, index, status: final.status, durationMs, ...(final.notes ? { notes: final.notes } : {}), ...(usage ? { usage } : {}), ...(final.phases ? { phases: final.phases } : {}) });
       }
       return { outcome: final, retries };
     };

@@ -46,6 +46,18 @@ export interface Outcome {
    * summed them). Recorded in `status.json` as `usage`, an orchestra extension.
    */
   usage?: TokenUsage;
+  /**
+   * Model calls and tokens per phase of a phased LLM stage (`discuss`,
+   * `summarize`, `serialize`). Recorded in `status.json` as `phases`, an
+   * orchestra extension.
+   */
+  phases?: Record<string, PhaseCost>;
+}
+
+/** The model calls of one phase of a stage, and the tokens they used. */
+export interface PhaseCost {
+  calls: number;
+  usage?: TokenUsage;
 }
 
 /** True for `success` and `partial_success`. */
@@ -67,6 +79,8 @@ export const StatusFileSchema = z.object({
   failure_reason: z.string().optional(),
   /** Tokens the node's LLM calls used (orchestra extension). */
   usage: TokenUsageFileSchema.optional(),
+  /** Calls and tokens per phase of a phased LLM stage (orchestra extension). */
+  phases: z.record(z.string(), z.object({ calls: z.number().int().min(0), usage: TokenUsageFileSchema.optional() })).optional(),
 });
 
 /** The on-disk form of a status file. */
@@ -82,6 +96,7 @@ export function toStatusFile(outcome: Outcome): StatusFile {
     notes: outcome.notes ?? '',
     ...(outcome.failureReason ? { failure_reason: outcome.failureReason } : {}),
     ...(outcome.usage ? { usage: usageToFile(outcome.usage) } : {}),
+    ...(outcome.phases ? { phases: Object.fromEntries(Object.entries(outcome.phases).map(([name, p]) => [name, { calls: p.calls, ...(p.usage ? { usage: usageToFile(p.usage) } : {}) }])) } : {}),
   };
 }
 
@@ -94,6 +109,7 @@ export function fromStatusFile(file: StatusFile): Outcome {
   if (file.notes) outcome.notes = file.notes;
   if (file.failure_reason) outcome.failureReason = file.failure_reason;
   if (file.usage) outcome.usage = usageFromFile(file.usage);
+  if (file.phases) outcome.phases = Object.fromEntries(Object.entries(file.phases).map(([name, p]) => [name, { calls: p.calls, ...(p.usage ? { usage: usageFromFile(p.usage) } : {}) }]));
   return outcome;
 }
 
@@ -137,4 +153,5 @@ export const OutcomeSchema: z.ZodType<Outcome> = z.object({
   nextNode: z.string().optional(),
   retryable: z.boolean().optional(),
   usage: TokenUsageSchema.optional(),
+  phases: z.record(z.string(), z.object({ calls: z.number().int().min(0), usage: TokenUsageSchema.optional() })).optional(),
 });

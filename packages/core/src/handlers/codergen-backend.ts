@@ -13,6 +13,8 @@ export interface LlmCall {
   model: string;
   durationMs: number;
   usage?: TokenUsage;
+  /** The phase of a phased stage the call belongs to (`discuss`, `summarize`, `serialize`). */
+  phase?: string;
 }
 
 /** One finished tool call of an agent, as a backend reports it. */

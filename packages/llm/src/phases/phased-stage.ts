@@ -1,7 +1,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, mapChatMessagesToStoredMessages, mapStoredMessagesToChatMessages, type BaseMessage, type StoredMessage } from '@langchain/core/messages';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
-import type { CodergenRequest, JsonValue, Outcome, TokenUsage } from '@orchestra/core';
+import type { CodergenRequest, JsonValue, LlmReporter, Outcome, PhaseCost, TokenUsage } from '@orchestra/core';
 import { addUsage } from '@orchestra/core';
 import * as z from 'zod';
 import { runAgentLoop } from '../backends/agent-loop.js';
@@ -51,12 +51,6 @@ export interface PhasedStageOptions {
   guard?: ToolCallGuard;
 }
 
-/** Calls and tokens of one phase. */
-interface PhaseCost {
-  calls: number;
-  usage?: TokenUsage;
-}
-
 /** How far a phased node got: its progress in the checkpoint, so a resumed node repeats no finished phase. */
 interface PhaseProgress {
   discuss?: StoredMessage[];
@@ -101,7 +95,9 @@ async function wrapped<T>(model: PhaseModel, signal: AbortSignal, work: () => Pr
  * artifact in the context under the spec's key and in `output.json`.
  */
 export async function runPhasedStage(request: CodergenRequest, options: PhasedStageOptions): Promise<Outcome> {
-  const { node, signal, report, stage } = request;
+  const { node, signal, stage } = request;
+  // Each call's llm.response event says which phase it belongs to.
+  const reportAs = (phase: PhaseName): LlmReporter => ({ ...request.report, response: (call) => request.report.response({ ...call, phase }) });
   const { spec } = options;
   const progress = progressOf(request.progress);
   const save = async () => request.saveProgress?.(progress as unknown as JsonValue);
@@ -125,7 +121,7 @@ export async function runPhasedStage(request: CodergenRequest, options: PhasedSt
           ...(options.guard ? { guard: options.guard } : {}),
           stageDir: request.stageDir,
           signal,
-          report,
+          report: reportAs('discuss'),
           stopOn: READY_TOOL,
         }).catch((error: unknown) => {
           // Out of turns still calling tools: the discussion ends there; Summarize reads what it has.
@@ -139,7 +135,7 @@ export async function runPhasedStage(request: CodergenRequest, options: PhasedSt
     }
     // Summarize: the whole exchange, tool calls and results included; no tools offered.
     const model = options.model(phaseNode(node, 'summarize'));
-    const reply = await wrapped(model, signal, () => callModel(model.model, [...closeOpenCalls(discussion), new HumanMessage(SUMMARIZE_INSTRUCTION)], { signal, report, modelName: model.name }));
+    const reply = await wrapped(model, signal, () => callModel(model.model, [...closeOpenCalls(discussion), new HumanMessage(SUMMARIZE_INSTRUCTION)], { signal, report: reportAs('summarize'), modelName: model.name }));
     add(progress.cost, 'summarize', 1, reply.usage);
     progress.summary = reply.message.text.trim();
     delete progress.discuss; // the summary is all Serialize needs
@@ -168,7 +164,7 @@ export async function runPhasedStage(request: CodergenRequest, options: PhasedSt
       toolName: spec.toolName,
       validationRetries: remaining,
       signal,
-      report,
+      report: reportAs('serialize'),
       onAttempt: async (attempt: SerializeAttempt) => {
         add(progress.cost, 'serialize', 1, undefined);
         if (attempt.outcome === 'accepted') return;
@@ -185,6 +181,7 @@ export async function runPhasedStage(request: CodergenRequest, options: PhasedSt
   const costs = (['discuss', 'summarize', 'serialize'] as const).map((p) => `${p} ${progress.cost[p]?.calls ?? 0}`).join(', ');
   return {
     status: 'success',
+    phases: progress.cost,
     notes: `${node.id}: artifact accepted on call ${done.length + 1} of ${spec.toolName} (model calls: ${costs})`,
     contextUpdates: { [spec.key]: artifact, last_stage: node.id, last_response: (progress.summary ?? '').slice(0, 200) },
   };
