@@ -60,6 +60,8 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--model <name>', 'model (or orchestra.yaml alias) for every LLM stage of this run')
     .option('--base-url <url>', 'OpenAI-compatible endpoint for this run (e.g. http://127.0.0.1:8080/v1)')
     .option('--backend <kind>', 'LLM stage backend for this run: chat, agent or cli')
+    .option('-i, --interactive', 'phased LLM stages without agent.mode discuss with you (default when stdin and stdout are terminals)')
+    .option('-I, --no-interactive', 'phased LLM stages without agent.mode discuss on their own')
     .action(async (file: string, options: RunCommandFlags & { set: string[] }) => {
       exitCode = await (await import('./commands/run.js')).runCommand(file, { ...options, live, colour }, io);
     });
@@ -78,6 +80,8 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--base-url <url>', 'OpenAI-compatible endpoint for this run (e.g. http://127.0.0.1:8080/v1)')
     .option('--backend <kind>', 'LLM stage backend for this run: chat, agent or cli')
     .option('--cwd <dir>', 'run tool commands in <dir> instead of the directory the run started in')
+    .option('-i, --interactive', 'phased LLM stages without agent.mode discuss with you (default: as the run started)')
+    .option('-I, --no-interactive', 'phased LLM stages without agent.mode discuss on their own')
     .action(async (logsDir: string, options: ResumeCommandFlags) => {
       exitCode = await (await import('./commands/run.js')).resumeCommand(logsDir, { ...options, live, colour }, io);
     });

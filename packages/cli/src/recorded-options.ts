@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import type { RunFlags } from './run-flags.js';
+import { phasedModeOf, type RunFlags } from './run-flags.js';
 
 /** How a run's human gates are answered, as its manifest records it. */
 export const INTERVIEWER_MODES = ['console', 'auto-approve', 'answers', 'park'] as const;
@@ -18,6 +18,8 @@ export const RecordedRunOptionsSchema = z.object({
   model: z.string().optional(),
   base_url: z.string().optional(),
   backend: z.string().optional(),
+  /** How phased LLM stages without agent.mode discuss (`-i` / `-I`, or the terminal check). */
+  phased_mode: z.enum(['direct', 'interactive']).optional(),
 });
 export type RecordedRunOptions = z.infer<typeof RecordedRunOptionsSchema>;
 
@@ -37,6 +39,7 @@ export function recordRunOptions(flags: RunFlags): RecordedRunOptions {
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.baseUrl ? { base_url: flags.baseUrl } : {}),
     ...(flags.backend ? { backend: flags.backend } : {}),
+    phased_mode: phasedModeOf(flags),
   };
 }
 
@@ -64,6 +67,11 @@ export function withRecordedOptions(recorded: unknown, flags: RunFlags): { flags
     if (r.model && flags.model === undefined) take(`--model ${r.model}`, () => (out.model = r.model));
     if (r.base_url && flags.baseUrl === undefined) take(`--base-url ${r.base_url}`, () => (out.baseUrl = r.base_url));
     if (r.backend && flags.backend === undefined) take(`--backend ${r.backend}`, () => (out.backend = r.backend));
+  }
+  if (r.phased_mode && flags.interactive === undefined) {
+    // A conversation under way must not turn into a direct run, nor the reverse.
+    out.interactive = r.phased_mode === 'interactive';
+    if (out.interactive) restored.push('--interactive');
   }
   if (!flags.autoApprove && !flags.answers && !flags.park) {
     if (r.interviewer === 'auto-approve') take('--auto-approve', () => (out.autoApprove = true));

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NETWORK_GUARD, reply, startScriptedOpenAIServer, toolCall, type ScriptedOpenAIServer } from '@orchestra/testing';
@@ -68,5 +68,27 @@ describe('orchestra run fixtures/dream.dot (a phased node)', () => {
     expect(result.code).toBe(1);
     expect(result.stdout + result.stderr).toContain("dream: the output was still invalid after 3 calls of submit_dream (validation_retries=2): genre: Invalid option: expected one of");
     expect(server.completions).toHaveLength(5);
+  });
+
+  it('-i holds the Discuss phase as a conversation (here answered from --answers), and records it for resume', async () => {
+    server.enqueue(reply('Which tone?'), toolCall('ready_to_summarize', {}), reply('Brief: wry.'), toolCall('submit_dream', VISION));
+    const dir = join(tempDir(), 'run');
+    const answers = join(tempDir(), 'answers.json');
+    writeFileSync(answers, JSON.stringify(['Wry, please.']));
+    const result = await runOrchestra(['run', dream, '-i', '--answers', answers, '--model', 'scripted-model', '--logs-dir', dir, '--quiet'], { env: env() });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(server.completions[1]?.lastUserText).toBe('Wry, please.');
+    expect(JSON.parse(readFileSync(join(dir, 'dream', 'output.json'), 'utf8'))).toEqual(VISION);
+    expect(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).run_options).toMatchObject({ phased_mode: 'interactive' });
+    expect(JSON.parse(readFileSync(join(dir, 'dream', 'phases.json'), 'utf8')).mode).toBe('interactive');
+  });
+
+  it('without -i, and with stdin not a terminal, the Discuss phase runs on its own (recorded as direct)', async () => {
+    server.enqueue(reply('Thinking done.'), reply('Brief.'), toolCall('submit_dream', VISION));
+    const dir = join(tempDir(), 'run');
+    const result = await runOrchestra(['run', dream, '--model', 'scripted-model', '--logs-dir', dir, '--quiet'], { env: env() });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).run_options).toMatchObject({ phased_mode: 'direct' });
   });
 });

@@ -75,12 +75,13 @@ export { simulationBackend } from './handlers/simulation-backend.js';
 export {
   isConversational,
   type Conversation,
+  type ConversationFinish,
   type ConversationMessage,
   type ConversationStart,
   type ConversationalBackend,
 } from './handlers/conversational-backend.js';
 export { CONVERSATION_FILE, createInteractiveHandler } from './handlers/interactive-handler.js';
-export { createCodergenDispatcher, isInteractiveNode } from './handlers/codergen-dispatcher.js';
+export { createCodergenDispatcher, isInteractiveNode, type PhasedMode } from './handlers/codergen-dispatcher.js';
 export {
   ConversationProgressSchema,
   ConversationTurnSchema,

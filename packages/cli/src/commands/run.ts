@@ -41,6 +41,7 @@ import type { RunFlags } from '../run-flags.js';
 import { readContextFile } from '../context-file.js';
 import { recordRunOptions, withRecordedOptions } from '../recorded-options.js';
 
+import { phasedModeOf } from '../run-flags.js';
 export type { RunFlags } from '../run-flags.js';
 
 /** Flags of `run` only. */
@@ -260,6 +261,7 @@ export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO
       signal,
       onEvent,
       runOptions: recordRunOptions(flags),
+      phasedMode: phasedModeOf(flags),
     }),
   );
 }
@@ -320,7 +322,7 @@ export async function resumeCommand(logsDir: string, given: ResumeCommandFlags, 
     return ExitCode.usage;
   }
   return execute(io, flags, logsRoot, answersRecorded(logsRoot), setup, resumeFlags(given), async (signal, onEvent, interviewer, backend) => {
-    const result = await resumePipeline(logsRoot, { ...(backend ? { backend } : {}), interviewer, signal, onEvent, ...(workdir !== undefined ? { workdir } : {}) });
+    const result = await resumePipeline(logsRoot, { ...(backend ? { backend } : {}), interviewer, signal, onEvent, phasedMode: phasedModeOf(flags), ...(workdir !== undefined ? { workdir } : {}) });
     if (result.alreadyFinished && !flags.json) io.stdout(`orchestra: this run already ended (${result.status}); nothing to resume\n`);
     return result;
   });

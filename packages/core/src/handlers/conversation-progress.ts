@@ -19,6 +19,13 @@ export const ConversationProgressSchema = z.object({
   turns: z.array(ConversationTurnSchema),
   /** The agent message the human has not answered yet; null while the agent's reply to the last turn is outstanding. */
   pending: z.string().nullable(),
+  /**
+   * Set once the conversation ended with a command (`/done`, `/approve`) and
+   * the backend's `finish` was still to run: a resumed node goes straight to it.
+   */
+  ended: z.string().optional(),
+  /** What the backend's `finish` saved so far (a phased node: its summary and judged calls). */
+  finish: z.unknown().optional(),
 });
 export type ConversationProgress = z.infer<typeof ConversationProgressSchema>;
 

@@ -1,6 +1,7 @@
 import type { Graph, GraphNode } from '../graph/model.js';
 import type { ProcessLedger, RunView } from '../engine/handler.js';
 import type { RunContext } from '../engine/run-context.js';
+import type { JsonValue, Outcome } from '../engine/outcome.js';
 import type { LlmReporter } from './codergen-backend.js';
 import type { Fidelity } from './fidelity.js';
 import type { StageStore } from '../engine/store/run-store.js';
@@ -66,6 +67,31 @@ export interface Conversation {
    * it; otherwise (an error, a stop) it was cut short.
    */
   close?(ended: boolean): void | Promise<void>;
+  /**
+   * True once the agent has said it has what it needs (a phased node's model
+   * called `ready_to_summarize`): the handler ends the conversation as if
+   * the human had answered `/done`. Read after each `send`.
+   */
+  readonly ready?: boolean;
+  /** Most agent replies before the conversation ends by itself (as with `/done`); no limit when absent. */
+  readonly maxTurns?: number;
+  /**
+   * Turns the ended conversation into the node's outcome (a phased node:
+   * Summarize, then Serialize). Called when it ended with `/done` or
+   * `/approve` (or `ready`); its outcome replaces the plain success, keeping
+   * the conversation's context updates unless it sets the same keys.
+   * `progress` / `saveProgress` keep how far it got, so a resumed node
+   * repeats no finished step.
+   */
+  finish?(options: ConversationFinish): Promise<Outcome>;
+}
+
+/** What {@link Conversation.finish} gets. */
+export interface ConversationFinish {
+  signal: AbortSignal;
+  /** What an earlier `finish` of this visit saved; undefined at first. */
+  progress: JsonValue | undefined;
+  saveProgress: (data: JsonValue | undefined) => Promise<void>;
 }
 
 /**

@@ -3,7 +3,7 @@ import { HandlerRegistry } from '../engine/handler-registry.js';
 import type { Interviewer } from '../human/interviewer.js';
 import { AutoApproveInterviewer } from '../human/simple-interviewers.js';
 import type { CodergenBackend } from './codergen-backend.js';
-import { createCodergenDispatcher } from './codergen-dispatcher.js';
+import { createCodergenDispatcher, type PhasedMode } from './codergen-dispatcher.js';
 import { createCodergenHandler } from './codergen-handler.js';
 import { isConversational } from './conversational-backend.js';
 import { fanInHandler } from './fan-in-handler.js';
@@ -18,9 +18,9 @@ import { createWaitHumanHandler } from './wait-human-handler.js';
  * `backend.run`, and, when the backend is also a `ConversationalBackend`,
  * interactive stages (`agent.mode="interactive"`) talking with `interviewer`.
  */
-export function createLlmHandler(backend: CodergenBackend, interviewer: Interviewer): Handler {
+export function createLlmHandler(backend: CodergenBackend, interviewer: Interviewer, phasedMode: PhasedMode = 'direct'): Handler {
   const interactive = isConversational(backend) ? createInteractiveHandler(backend, interviewer) : undefined;
-  return createCodergenDispatcher(createCodergenHandler(backend), interactive);
+  return createCodergenDispatcher(createCodergenHandler(backend), interactive, phasedMode);
 }
 
 /**
@@ -30,7 +30,7 @@ export function createLlmHandler(backend: CodergenBackend, interviewer: Intervie
  * (interactive nodes talk with the same interviewer).
  * `stack.manager_loop` is not implemented yet.
  */
-export function createDefaultRegistry(options: { backend?: CodergenBackend; interviewer?: Interviewer } = {}): HandlerRegistry {
+export function createDefaultRegistry(options: { backend?: CodergenBackend; interviewer?: Interviewer; phasedMode?: PhasedMode } = {}): HandlerRegistry {
   const interviewer = options.interviewer ?? new AutoApproveInterviewer();
   const registry = new HandlerRegistry()
     .register('start', startHandler)
@@ -40,6 +40,6 @@ export function createDefaultRegistry(options: { backend?: CodergenBackend; inte
     .register('parallel', parallelHandler)
     .register('parallel.fan_in', fanInHandler)
     .register('wait.human', createWaitHumanHandler(interviewer));
-  if (options.backend) registry.register('codergen', createLlmHandler(options.backend, interviewer));
+  if (options.backend) registry.register('codergen', createLlmHandler(options.backend, interviewer, options.phasedMode));
   return registry;
 }

@@ -1,5 +1,5 @@
 import type { Handler, HandlerInput } from '../engine/handler.js';
-import type { Outcome } from '../engine/outcome.js';
+import type { JsonValue, Outcome } from '../engine/outcome.js';
 import { durationAttr } from '../graph/values.js';
 import type { Interviewer } from '../human/interviewer.js';
 import { conversationQuestion, parseConversationCommand } from '../human/conversation-question.js';
@@ -98,8 +98,8 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
       if (!saved) await stage.remove('response.md'); // an earlier visit's, in a reused stage
       const turns: ConversationTurn[] = saved ? [...saved.turns] : [];
       const transcript = (pending: string | null, ending?: string) => conversationMarkdown(node.id, prompt, turns, pending, ending);
-      const save = async (pending: string | null) => {
-        await input.saveProgress({ format: 'orchestra.conversation/1', prompt, turns, pending } satisfies ConversationProgress);
+      const save = async (pending: string | null, finishing?: { ended: string; finish?: JsonValue }) => {
+        await input.saveProgress({ format: 'orchestra.conversation/1', prompt, turns, pending, ...finishing } satisfies ConversationProgress);
         await stage.write(CONVERSATION_FILE, transcript(pending));
       };
       const timeoutMs = durationAttr(node, 'human.timeout');
@@ -126,11 +126,39 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
       );
       const talk: Talk = { conversation, turn: replying };
       let ended = false;
+      /** Ends the conversation with `command` and hands it to the backend's `finish` (a phased node: Summarize, Serialize). */
+      const finishWith = async (command: string, pending: string, earlier: JsonValue | undefined): Promise<Outcome> => {
+        const finish = conversation.finish?.bind(conversation) as NonNullable<typeof conversation.finish>;
+        const notes = transcript(pending, command);
+        await stage.write(CONVERSATION_FILE, notes);
+        await stage.write('response.md', pending);
+        if (earlier === undefined) emit({ type: 'conversation.ended', nodeId: node.id, turns: turns.length, command });
+        ended = true;
+        await save(pending, { ended: command, ...(earlier !== undefined ? { finish: earlier } : {}) });
+        const outcome = await finish({
+          signal: input.signal,
+          progress: earlier,
+          saveProgress: (data) => save(pending, { ended: command, ...(data !== undefined ? { finish: data } : {}) }),
+        });
+        const contextUpdates = { 'interactive.history': turns, 'interactive.command': command.slice(1), last_stage: node.id, last_response: pending.slice(0, LAST_RESPONSE_LENGTH), ...outcome.contextUpdates };
+        return { ...outcome, contextUpdates, notes: outcome.notes ?? notes, ...spent() };
+      };
       try {
+        if (saved?.ended !== undefined && conversation.finish) {
+          // The conversation had ended and its finish was under way when the process stopped: go on with it.
+          if (conversation.restore) await conversation.restore(progressMessages(saved));
+          emit({ type: 'conversation.resumed', nodeId: node.id, turns: saved.turns.length, mode: 'restored' });
+          return await finishWith(saved.ended, saved.pending ?? '', saved.finish as JsonValue | undefined);
+        }
         let pending = saved ? await resumeConversation(input, interviewer, talk, saved) : await reply(input, talk, prompt, 1);
         for (;;) {
           await save(pending);
           const turn = turns.length + 1;
+          if (conversation.finish && (conversation.ready || (conversation.maxTurns !== undefined && turn >= conversation.maxTurns))) {
+            // The agent said it has what it needs, or the turns ran out: ended as with /done.
+            interviewer.inform?.(conversation.ready ? 'the agent has what it needs; summarizing the conversation' : `the conversation reached its ${conversation.maxTurns} turns; summarizing it`, node.id);
+            return await finishWith('/done', pending, undefined);
+          }
           const question = conversationQuestion(node.id, pending, turn, timeoutMs);
           const answer = await askHuman(input, interviewer, question);
           recordInteraction(input, question, answer);
@@ -148,6 +176,7 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
           if (answer.value === 'TIMEOUT') return { status: 'retry', failureReason: `no reply for ${node.id} within ${node.attributes['human.timeout'] ?? 'the time allowed'}`, ...spent() };
           const text = answer.text ?? answer.value;
           const command = parseConversationCommand(text);
+          if (command && command.command !== '/reject' && conversation.finish) return await finishWith(command.command, pending, undefined);
           if (command) {
             const notes = transcript(pending, text);
             await stage.write(CONVERSATION_FILE, notes);

@@ -4,6 +4,7 @@ import type { RunEvent } from '../engine/events.js';
 import type { HandlerRegistry } from '../engine/handler-registry.js';
 import type { RunStore } from '../engine/store/run-store.js';
 import type { CodergenBackend } from '../handlers/codergen-backend.js';
+import type { PhasedMode } from '../handlers/codergen-dispatcher.js';
 import { createDefaultRegistry, createLlmHandler } from '../handlers/default-registry.js';
 import type { Interviewer } from '../human/interviewer.js';
 import { AutoApproveInterviewer } from '../human/simple-interviewers.js';
@@ -51,15 +52,26 @@ export interface RunOptions {
   syncEveryNode?: boolean;
   /** Options that change how the run behaves, recorded in the manifest so a resume can continue the same way. */
   runOptions?: Record<string, unknown>;
+  /**
+   * How phased LLM stages (`output.schema`) that set no `agent.mode` hold
+   * their Discuss phase when the handlers are built here (no `registry`, or
+   * one without `codergen`): `direct` (default) or `interactive` (a
+   * conversation through `interviewer`).
+   */
+  phasedMode?: PhasedMode;
 }
 
 /** The handlers a run uses: the given registry (with codergen over `backend` if it has none), or the built-ins. */
 export function registryFor(options: RunOptions): HandlerRegistry {
   if (!options.registry) {
-    return createDefaultRegistry({ ...(options.backend ? { backend: options.backend } : {}), ...(options.interviewer ? { interviewer: options.interviewer } : {}) });
+    return createDefaultRegistry({
+      ...(options.backend ? { backend: options.backend } : {}),
+      ...(options.interviewer ? { interviewer: options.interviewer } : {}),
+      ...(options.phasedMode ? { phasedMode: options.phasedMode } : {}),
+    });
   }
   if (!options.backend || options.registry.get('codergen')) return options.registry;
-  return options.registry.clone().register('codergen', createLlmHandler(options.backend, options.interviewer ?? new AutoApproveInterviewer()));
+  return options.registry.clone().register('codergen', createLlmHandler(options.backend, options.interviewer ?? new AutoApproveInterviewer(), options.phasedMode));
 }
 
 /** Subscribes `onEvent` to the run's bus (created when none is given); `release` undoes it. */

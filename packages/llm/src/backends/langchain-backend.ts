@@ -14,6 +14,7 @@ import type {
 } from '@orchestra/core';
 import { isPhasedNode, phaseSpec, phasedNodeProblem, type PhaseRegistry } from '../phases/phase-spec.js';
 import { runPhasedStage } from '../phases/phased-stage.js';
+import { PhasedConversation } from '../phases/phased-conversation.js';
 import { keepSession, startSession, type SessionStart } from '../fidelity/stage-session.js';
 import { ThreadSessions } from '../fidelity/thread-sessions.js';
 import { toLangChainMessages } from '../messages/conversation-messages.js';
@@ -148,10 +149,30 @@ export function createLangChainBackend(options: LangChainBackendOptions): Coderg
       return text;
     },
     startConversation(request) {
+      if (isPhasedNode(request.node)) return startPhased(options, sessions, request);
       return new LangChainConversation(prepare(options, sessions, request), request, sessions);
     },
     cannotRun: (node, graph) => phasedNodeProblem(node) ?? options.cannotRun?.(node, graph),
   };
+}
+
+/** An interactive stage with an output schema: Discuss with the human, then Summarize and Serialize (see `PhasedConversation`). */
+function startPhased(options: LangChainBackendOptions, sessions: ThreadSessions, request: ConversationStart): PhasedConversation {
+  let spec;
+  try {
+    spec = phaseSpec(request.node, request.run.sourceFile, request.workdir, options.phases, true);
+  } catch (error) {
+    throw Object.assign(error as Error, { retryable: false });
+  }
+  const kit = options.tools?.(request);
+  const start = startSession(request, sessions, options.system ?? DEFAULT_SYSTEM_PROMPT);
+  return new PhasedConversation(request, {
+    spec,
+    model: options.model,
+    start: start.messages,
+    ...(kit ? { tools: kit.tools, callsPerReply: kit.maxTurns } : {}),
+    ...(kit?.guard ? { guard: kit.guard } : {}),
+  });
 }
 
 /** A stage with an output schema: Discuss, Summarize, Serialize (see `runPhasedStage`). */

@@ -9,6 +9,8 @@ import type { ArtifactRules, SemanticValidator } from './validate-artifact.js';
 
 /** Discuss turns of a direct (non-interactive) phased node when it sets no `max_discuss_turns`. */
 export const DEFAULT_DIRECT_DISCUSS_TURNS = 1;
+/** Agent replies in an interactive Discuss when the node sets no `max_discuss_turns`. */
+export const DEFAULT_INTERACTIVE_DISCUSS_TURNS = 10;
 
 /** Schemas and validators a library registers for `output.schema="zod:<name>"` and `output.validators`. */
 export interface PhaseRegistry {
@@ -35,15 +37,9 @@ export function isPhasedNode(node: GraphNode): boolean {
   return Boolean(node.attributes['output.schema']?.trim());
 }
 
-/**
- * Why a phased node cannot run, if it cannot: interactive phased nodes are
- * not built yet, and the `cli` backend has no tool calls to serialize with.
- */
+/** Why a phased node cannot run, if it cannot: the `cli` backend has no tool calls to serialize with. */
 export function phasedNodeProblem(node: GraphNode, backend?: string): string | undefined {
   if (!isPhasedNode(node)) return undefined;
-  if (node.attributes['agent.mode'] === 'interactive') {
-    return `node ${node.id} has an output schema and agent.mode="interactive": phased nodes run in direct mode only for now (remove agent.mode, or the output schema)`;
-  }
   if (backend === 'cli') return `node ${node.id} has an output schema, which the cli backend cannot produce (it has no tool calls); use the chat or agent backend for it`;
   return undefined;
 }
@@ -63,7 +59,7 @@ function count(node: GraphNode, key: string, fallback: number, min: number): num
  * `output.tool`, `validation_retries`, `max_discuss_turns`. Throws an
  * {@link ArtifactSchemaError} naming the node for anything unusable.
  */
-export function phaseSpec(node: GraphNode, pipelineFile: string | null | undefined, workdir: string, registry: PhaseRegistry = {}): PhaseSpec {
+export function phaseSpec(node: GraphNode, pipelineFile: string | null | undefined, workdir: string, registry: PhaseRegistry = {}, interactive = false): PhaseSpec {
   const base = pipelineFile ? dirname(pipelineFile) : workdir;
   const at = (file: string) => (isAbsolute(file) ? file : resolve(base, file));
   const schemaRef = (node.attributes['output.schema'] ?? '').trim();
@@ -104,7 +100,7 @@ export function phaseSpec(node: GraphNode, pipelineFile: string | null | undefin
     toolName: node.attributes['output.tool']?.trim() || finalizationToolName(node.id),
     key: node.attributes['output.key']?.trim() || `${node.id}.output`,
     validationRetries: count(node, 'validation_retries', DEFAULT_VALIDATION_RETRIES, 0),
-    discussTurns: count(node, 'max_discuss_turns', DEFAULT_DIRECT_DISCUSS_TURNS, 1),
+    discussTurns: count(node, 'max_discuss_turns', interactive ? DEFAULT_INTERACTIVE_DISCUSS_TURNS : DEFAULT_DIRECT_DISCUSS_TURNS, 1),
   };
 }
 

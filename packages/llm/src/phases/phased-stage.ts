@@ -59,7 +59,8 @@ interface PhaseProgress {
   cost: Partial<Record<PhaseName, PhaseCost>>;
 }
 
-const readyTool = tool(async () => 'Noted. The discussion ends here.', {
+/** The `ready_to_summarize` tool: its call ends Discuss. */
+export const readyTool = tool(async () => 'Noted. The discussion ends here.', {
   name: READY_TOOL,
   description: 'Call when the discussion has produced everything the structured result needs.',
   schema: z.object({}),
@@ -86,25 +87,27 @@ async function wrapped<T>(model: PhaseModel, signal: AbortSignal, work: () => Pr
   }
 }
 
+/** What the phases read of a stage request (a single-shot request or a conversation's start). */
+export type PhaseRequest = Pick<CodergenRequest, 'node' | 'prompt' | 'context' | 'signal' | 'stage' | 'report'>;
+
+/** Reports a phase's calls as that phase's (each `llm.response` event names it). */
+function reporterFor(request: PhaseRequest, phase: PhaseName): LlmReporter {
+  return { ...request.report, response: (call) => request.report.response({ ...call, phase }) };
+}
+
 /**
  * Runs a phased LLM stage in direct mode: Discuss (the task, the research
- * tools and `ready_to_summarize`, at most `max_discuss_turns` calls),
- * Summarize (the real message list, no tools), Serialize (the finalization
- * tool only, validated, retried with feedback). Each finished phase is node
- * progress, so a resumed node goes on where it stopped. Succeeds with the
- * artifact in the context under the spec's key and in `output.json`.
+ * tools and `ready_to_summarize`, at most `max_discuss_turns` calls), then
+ * {@link finishPhases}. Each finished phase is node progress, so a resumed
+ * node goes on where it stopped.
  */
 export async function runPhasedStage(request: CodergenRequest, options: PhasedStageOptions): Promise<Outcome> {
-  const { node, signal, stage } = request;
-  // Each call's llm.response event says which phase it belongs to.
-  const reportAs = (phase: PhaseName): LlmReporter => ({ ...request.report, response: (call) => request.report.response({ ...call, phase }) });
+  const { node, signal } = request;
   const { spec } = options;
   const progress = progressOf(request.progress);
   const save = async () => request.saveProgress?.(progress as unknown as JsonValue);
-
+  let discussion: BaseMessage[] = [];
   if (progress.summary === undefined) {
-    // Discuss
-    let discussion: BaseMessage[];
     if (progress.discuss) discussion = mapStoredMessagesToChatMessages(progress.discuss);
     else {
       const model = options.model(phaseNode(node, 'discuss'));
@@ -121,7 +124,7 @@ export async function runPhasedStage(request: CodergenRequest, options: PhasedSt
           ...(options.guard ? { guard: options.guard } : {}),
           stageDir: request.stageDir,
           signal,
-          report: reportAs('discuss'),
+          report: reporterFor(request, 'discuss'),
           stopOn: READY_TOOL,
         }).catch((error: unknown) => {
           // Out of turns still calling tools: the discussion ends there; Summarize reads what it has.
@@ -133,9 +136,43 @@ export async function runPhasedStage(request: CodergenRequest, options: PhasedSt
       progress.discuss = mapChatMessagesToStoredMessages(discussion);
       await save();
     }
+  }
+  return finishPhases(request, { mode: 'direct', spec, model: options.model, discussion, progress: progress as unknown as JsonValue, saveProgress: async (data) => request.saveProgress?.(data) });
+}
+
+/** What {@link finishPhases} needs besides the request. */
+export interface FinishPhasesOptions {
+  spec: PhaseSpec;
+  model: (node: CodergenRequest['node']) => PhaseModel;
+  /** The Discuss conversation (unused once the progress holds a summary). */
+  discussion: readonly BaseMessage[];
+  /** What an earlier run of these phases saved (the node's progress, or a conversation's finish progress). */
+  progress: JsonValue | undefined;
+  saveProgress: (data: JsonValue | undefined) => Promise<void>;
+  /** Discuss calls a conversation made (counted into the phases' accounting). */
+  discussCalls?: number;
+  /** How Discuss ran, for `phases.json`. */
+  mode: 'direct' | 'interactive';
+}
+
+/**
+ * Summarize (the real message list, no tools; written to `summary.md`), then
+ * Serialize (the finalization tool only, validated, retried with feedback;
+ * judged calls replayed after a resume). Succeeds with the artifact in the
+ * context under the spec's key and in `output.json`, and the calls and
+ * tokens per phase in `phases` (and `phases.json`).
+ */
+export async function finishPhases(request: PhaseRequest, options: FinishPhasesOptions): Promise<Outcome> {
+  const { node, signal, stage } = request;
+  const { spec } = options;
+  const progress = progressOf(options.progress);
+  if (options.discussCalls !== undefined && progress.cost.discuss === undefined) progress.cost.discuss = { calls: options.discussCalls };
+  const save = async () => options.saveProgress(progress as unknown as JsonValue);
+
+  if (progress.summary === undefined) {
     // Summarize: the whole exchange, tool calls and results included; no tools offered.
     const model = options.model(phaseNode(node, 'summarize'));
-    const reply = await wrapped(model, signal, () => callModel(model.model, [...closeOpenCalls(discussion), new HumanMessage(SUMMARIZE_INSTRUCTION)], { signal, report: reportAs('summarize'), modelName: model.name }));
+    const reply = await wrapped(model, signal, () => callModel(model.model, [...closeOpenCalls(options.discussion), new HumanMessage(SUMMARIZE_INSTRUCTION)], { signal, report: reporterFor(request, 'summarize'), modelName: model.name }));
     add(progress.cost, 'summarize', 1, reply.usage);
     progress.summary = reply.message.text.trim();
     delete progress.discuss; // the summary is all Serialize needs
@@ -164,7 +201,7 @@ export async function runPhasedStage(request: CodergenRequest, options: PhasedSt
       toolName: spec.toolName,
       validationRetries: remaining,
       signal,
-      report: reportAs('serialize'),
+      report: reporterFor(request, 'serialize'),
       onAttempt: async (attempt: SerializeAttempt) => {
         add(progress.cost, 'serialize', 1, undefined);
         if (attempt.outcome === 'accepted') return;
@@ -177,7 +214,7 @@ export async function runPhasedStage(request: CodergenRequest, options: PhasedSt
   if (result.usage) add(progress.cost, 'serialize', 0, result.usage);
   const artifact = result.artifact as JsonValue;
   await stage.write(PHASE_FILES.output, `${JSON.stringify(artifact, null, 2)}\n`);
-  await stage.write(PHASE_FILES.phases, `${JSON.stringify({ mode: 'direct', attempts: done.length + 1, cost: progress.cost }, null, 2)}\n`);
+  await stage.write(PHASE_FILES.phases, `${JSON.stringify({ mode: options.mode, attempts: done.length + 1, cost: progress.cost }, null, 2)}\n`);
   const costs = (['discuss', 'summarize', 'serialize'] as const).map((p) => `${p} ${progress.cost[p]?.calls ?? 0}`).join(', ');
   return {
     status: 'success',

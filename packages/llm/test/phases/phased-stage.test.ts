@@ -99,11 +99,7 @@ describe('phased LLM stage (direct mode): Discuss → Summarize → Serialize', 
     expect(server.completions).toHaveLength(3); // not retried
   });
 
-  it('refuses before the run: an interactive phased node, and a missing schema file fails the node saying which', async () => {
-    const interactive = pipeline(', agent.mode="interactive"');
-    await expect(runPipeline(interactive.graph, { backend: backend(), logsRoot: join(tempDir(), 'run'), sourceFile: interactive.file })).rejects.toThrow(
-      'node plan has an output schema and agent.mode="interactive": phased nodes run in direct mode only for now',
-    );
+  it('fails the node, saying which file, when the schema file is missing', async () => {
     const { graph } = pipeline();
     const elsewhere = join(tempDir(), 'moved.dot');
     const result = await runPipeline(graph, { backend: backend(), logsRoot: join(tempDir(), 'run'), sourceFile: elsewhere, initialContext });
