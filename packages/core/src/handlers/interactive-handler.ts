@@ -127,12 +127,12 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
       const talk: Talk = { conversation, turn: replying };
       let ended = false;
       /** Ends the conversation with `command` and hands it to the backend's `finish` (a phased node: Summarize, Serialize). */
-      const finishWith = async (command: string, pending: string, earlier: JsonValue | undefined): Promise<Outcome> => {
+      const finishWith = async (command: string, pending: string, earlier: JsonValue | undefined, resumed = false): Promise<Outcome> => {
         const finish = conversation.finish?.bind(conversation) as NonNullable<typeof conversation.finish>;
         const notes = transcript(pending, command);
         await stage.write(CONVERSATION_FILE, notes);
         await stage.write('response.md', pending);
-        if (earlier === undefined) emit({ type: 'conversation.ended', nodeId: node.id, turns: turns.length, command });
+        if (!resumed) emit({ type: 'conversation.ended', nodeId: node.id, turns: turns.length, command });
         ended = true;
         await save(pending, { ended: command, ...(earlier !== undefined ? { finish: earlier } : {}) });
         const outcome = await finish({
@@ -148,7 +148,7 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
           // The conversation had ended and its finish was under way when the process stopped: go on with it.
           if (conversation.restore) await conversation.restore(progressMessages(saved));
           emit({ type: 'conversation.resumed', nodeId: node.id, turns: saved.turns.length, mode: 'restored' });
-          return await finishWith(saved.ended, saved.pending ?? '', saved.finish as JsonValue | undefined);
+          return await finishWith(saved.ended, saved.pending ?? '', saved.finish as JsonValue | undefined, true);
         }
         let pending = saved ? await resumeConversation(input, interviewer, talk, saved) : await reply(input, talk, prompt, 1);
         for (;;) {

@@ -97,5 +97,9 @@ describe('phased LLM stage, interactive: Discuss with the human, then Summarize 
     expect(resumed.context['pitch.output']).toEqual(ARTIFACT);
     expect(server.completions).toHaveLength(1);
     expect(server.completions[0]?.toolChoice).toEqual({ type: 'function', function: { name: 'submit_pitch' } });
+    // The conversation ended once, in the first process; the resumed one says it picked the node up.
+    const events = readFileSync(join(logsRoot, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    expect(events.filter((e) => e.type === 'conversation.ended')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'conversation.resumed')).toHaveLength(1);
   });
 });
