@@ -102,4 +102,25 @@ describe('phased LLM stage, interactive: Discuss with the human, then Summarize 
     expect(events.filter((e) => e.type === 'conversation.ended')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'conversation.resumed')).toHaveLength(1);
   });
+
+  it('a run stopped during Summarize resumes in it, announcing the end of the conversation once', async () => {
+    const { file, graph, source } = pipeline();
+    const stop = new AbortController();
+    server.enqueue(reply('Tone?'), toolCall(READY_TOOL, {}));
+    server.respondWith(() => {
+      setTimeout(() => stop.abort(), 20);
+      return reply('too late', { delayMs: 5000 });
+    });
+    const logsRoot = join(tempDir(), 'run');
+    const first = await runPipeline(graph, { backend: backend(), interviewer: new QueueInterviewer(['Wry.']), logsRoot, source, sourceFile: file, signal: stop.signal });
+    expect(first.status).toBe('interrupted');
+
+    server.reset();
+    server.enqueue(reply('Brief: wry.'), toolCall('submit_pitch', ARTIFACT));
+    const resumed = await resumePipeline(logsRoot, { backend: backend(), interviewer: new QueueInterviewer([]) });
+    expect(resumed.status).toBe('success');
+    expect(server.completions.map((r) => r.tools === undefined)).toEqual([true, false]); // Summarize again, then Serialize
+    const events = readFileSync(join(logsRoot, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    expect(events.filter((e) => e.type === 'conversation.ended')).toHaveLength(1);
+  });
 });
