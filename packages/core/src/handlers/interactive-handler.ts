@@ -152,13 +152,14 @@ export function createInteractiveHandler(backend: ConversationalBackend, intervi
         }
         let pending = saved ? await resumeConversation(input, interviewer, talk, saved) : await reply(input, talk, prompt, 1);
         for (;;) {
-          await save(pending);
           const turn = turns.length + 1;
           if (conversation.finish && (conversation.ready || (conversation.maxTurns !== undefined && turn >= conversation.maxTurns))) {
-            // The agent said it has what it needs, or the turns ran out: ended as with /done.
+            // The agent said it has what it needs, or the turns ran out: ended as with /done (saved as
+            // ended in the same write that keeps the reply, so a resumed node does not ask about it).
             interviewer.inform?.(conversation.ready ? 'the agent has what it needs; summarizing the conversation' : `the conversation reached its ${conversation.maxTurns} turns; summarizing it`, node.id);
             return await finishWith('/done', pending, undefined);
           }
+          await save(pending);
           const question = conversationQuestion(node.id, pending, turn, timeoutMs);
           const answer = await askHuman(input, interviewer, question);
           recordInteraction(input, question, answer);
