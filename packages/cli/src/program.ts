@@ -35,6 +35,16 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
   const live = process.stderr.isTTY === true && !process.env.CI;
   const colour = colourEnabled(process.stdout);
   program
+    .command('render')
+    .description('draw a pipeline as SVG (no Graphviz install needed), with a run\'s node states if --run is given')
+    .argument('<file>', 'pipeline .dot file')
+    .option('-o, --output <file.svg>', 'write the SVG there instead of to stdout')
+    .option('--run <logs-dir>', 'colour the nodes by their state in this run')
+    .action(async (file: string, options: { output?: string; run?: string }) => {
+      exitCode = await (await import('./commands/render.js')).renderCommand(file, options, io);
+    });
+
+  program
     .command('init')
     .description('create a starter project: a pipeline, an orchestra.yaml template and a vitest test of the pipeline')
     .argument('[dir]', 'the project directory (default: the current one; created if missing)')

@@ -56,7 +56,7 @@ function bundleIsFresh(): boolean {
   const bundle = join(ROOT, 'packages/cli/dist/orchestra.mjs');
   if (!existsSync(bundle)) return false;
   const built = statSync(bundle).mtimeMs;
-  return ['cli', 'core', 'llm'].every((name) => newest(join(ROOT, 'packages', name, 'src')) <= built);
+  return ['cli', 'core', 'llm', 'server'].every((name) => newest(join(ROOT, 'packages', name, 'src')) <= built);
 }
 
 /**
