@@ -44,6 +44,14 @@ describe('pictures of pipelines (Graphviz in WebAssembly)', () => {
     expect(JSON.stringify(picture)).not.toContain('agent.mode');
   });
 
+  it('shows backslashes literally and breaks a caption into lines', async () => {
+    const graph = loadPipeline('digraph P {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  t [label="Copy \\\\N files", shape=parallelogram, tool_command="cp a b"]\n  start -> t -> exit\n}\n').graph as Graph;
+    expect(graph.nodes.get('t')?.attributes.label).toBe('Copy \\N files');
+    const svg = await renderPipelineSvg(graph);
+    expect(svg).toContain('>Copy \\N files</text>'); // not "Copy t files"
+    expect(svg).toContain('>cp a b</text>'); // the command on a line of its own
+  });
+
   it('overlays a run: completed, failed, current and pending nodes in their colours', async () => {
     const source = 'digraph P {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  a [prompt="a"]\n  b [shape=parallelogram, tool_command="exit 3"]\n  c [prompt="c"]\n  start -> a -> b -> c -> exit\n}\n';
     const graph = loadPipeline(source).graph as Graph;

@@ -21,13 +21,22 @@ function graphviz(): Promise<Viz> {
   return viz;
 }
 
+/**
+ * Text as Graphviz shows it literally: a backslash starts an escape in a
+ * label (`\N` is the node's name, `\l` ends a line), so user text gets
+ * each one doubled. Line breaks stay line breaks.
+ */
+function literal(text: string): string {
+  return text.replace(/\\/g, '\\\\');
+}
+
 /** A node's caption: its label (or id), and under it what runs there when that says more. */
 function caption(node: GraphNode): string {
   const label = node.attributes.label?.trim() || node.id;
   const type = resolveHandlerType(node);
   const detail = type === 'tool' ? node.attributes.tool_command : type === 'pipeline' ? node.attributes.pipeline : undefined;
   const short = detail && detail.length > 40 ? `${detail.slice(0, 39)}…` : detail;
-  return short ? `${label}\n${short}` : label;
+  return literal(short ? `${label}\n${short}` : label);
 }
 
 /**
@@ -57,7 +66,7 @@ export function pictureGraph(graph: Graph, states?: ReadonlyMap<string, NodeStat
           class: `state-${state}`,
           fillcolor: STATE_COLOURS[state],
           ...(state === 'current' ? { penwidth: 2.5 } : {}),
-          tooltip: node.attributes.prompt?.slice(0, 200) || node.id,
+          tooltip: literal(node.attributes.prompt?.slice(0, 200) || node.id),
         },
       };
     }),
@@ -66,7 +75,7 @@ export function pictureGraph(graph: Graph, states?: ReadonlyMap<string, NodeStat
       return {
         tail: edge.from,
         head: edge.to,
-        attributes: { ...(parts.length > 0 ? { label: parts.join('\n') } : {}), ...(edge.attributes.condition?.trim() ? { style: 'dashed' } : {}) },
+        attributes: { ...(parts.length > 0 ? { label: literal(parts.join('\n')) } : {}), ...(edge.attributes.condition?.trim() ? { style: 'dashed' } : {}) },
       };
     }),
   };
