@@ -11,6 +11,7 @@ const entries = [
   ['engine-main', []],
   ['llm-main', []],
   ['checks-main', []],
+  ['render-main', []],
   ['startup-main', []],
   ['store-main', ['@langchain/*']],
   ['store-child', ['@langchain/*']],

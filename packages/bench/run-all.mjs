@@ -9,6 +9,7 @@ const entries = [
   [['--expose-gc'], 'dist/engine-main.mjs'],
   [[], 'dist/llm-main.mjs'],
   [['--expose-gc'], 'dist/checks-main.mjs'],
+  [[], 'dist/render-main.mjs'],
   [[], 'dist/startup-main.mjs'],
 ];
 for (const [flags, entry] of entries) {
