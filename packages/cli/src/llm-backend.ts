@@ -1,13 +1,8 @@
 import { homedir } from 'node:os';
-import { resolveHandlerType, type Graph } from '@orchestra/core/loader';
+import { hasLlmStages } from '@orchestra/core/loader';
+export { hasLlmStages };
 import type { LoadedConfig, ModelFlags } from '@orchestra/llm/config';
 import type { CodergenBackend } from '@orchestra/core';
-
-/** Whether a pipeline has LLM stages (nodes the codergen handler runs). */
-export function hasLlmStages(graph: Graph): boolean {
-  for (const node of graph.nodes.values()) if (resolveHandlerType(node) === 'codergen') return true;
-  return false;
-}
 
 function search(pipelineFile: string | undefined) {
   return { ...(pipelineFile ? { pipelineFile } : {}), cwd: process.cwd(), home: homedir(), env: process.env };

@@ -6,6 +6,7 @@
  */
 export type { Diagnostic, EdgeRef, Severity, SourceLocation } from './diagnostics/diagnostic.js';
 export { hasErrors, sortDiagnostics } from './diagnostics/diagnostic.js';
+export { diagnosticToJson, formatDiagnostic } from './diagnostics/format-diagnostic.js';
 export { OrchestraError } from './errors.js';
 
 export type { Attributes, AttributeOrigin, AttributeSource, Graph, GraphEdge, GraphNode, HasAttributes } from './graph/model.js';
@@ -25,7 +26,7 @@ export {
 } from './graph/values.js';
 export type { AttributeScope, AttributeSpec } from './graph/attribute-specs.js';
 export { AGENT_BACKENDS, ATTRIBUTE_SPECS, FIDELITY_MODES, REASONING_EFFORTS, RETRY_POLICY_NAMES, findAttributeSpec } from './graph/attribute-specs.js';
-export { BUILT_IN_HANDLER_TYPES, DEFAULT_HANDLER_TYPE, SHAPE_HANDLER_TYPES, nodeShape, resolveHandlerType } from './graph/handler-types.js';
+export { BUILT_IN_HANDLER_TYPES, DEFAULT_HANDLER_TYPE, SHAPE_HANDLER_TYPES, hasLlmStages, nodeShape, resolveHandlerType } from './graph/handler-types.js';
 export { findExitNodes, findStartNodes } from './graph/terminals.js';
 export { RESERVED_NODE_IDS, reservedNameOf, type ReservedNodeId } from './graph/reserved-node-ids.js';
 

@@ -1,8 +1,19 @@
 /**
- * orchestra's pictures of pipelines: SVG through Graphviz compiled to
- * WebAssembly, with a run's state overlaid. (The HTTP API and the web page
- * will live here too.)
+ * orchestra's server: the HTTP API of spec §9.5 (runs, server-sent events,
+ * questions, checkpoints, pictures) with the web page, and SVG pictures of
+ * pipelines through Graphviz compiled to WebAssembly.
  * @packageDocumentation
  */
 export { nodeStates, type NodeState } from './render/node-states.js';
 export { STATE_COLOURS, pictureGraph, renderPipelineSvg } from './render/pipeline-picture.js';
+export { startServer, isLoopback, type RunningServer, type ServerOptions } from './serve.js';
+export { createApp, type AppOptions } from './http/app.js';
+export { ServerRuns, type BackendFactory, type RunQuestion, type ServerRunsOptions, type StartRunRequest } from './runs/server-runs.js';
+export { ApiError, type ErrorStatus } from './runs/api-error.js';
+export type { QuestionJson, RunSummary } from './runs/run-summary.js';
+export { RunEventLog, type EventListener, type LoggedEvent } from './runs/run-event-log.js';
+export { WebInterviewer, type AnswerRefusal, type PendingQuestion } from './runs/web-interviewer.js';
+export { commandUses, type CommandUse } from './runs/tool-refusal.js';
+export { TOKEN_COOKIE } from './http/auth.js';
+export { HEARTBEAT_MS } from './http/event-stream.js';
+export { DEFAULT_MAX_BODY_BYTES } from './http/schemas.js';

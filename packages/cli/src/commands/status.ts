@@ -5,7 +5,7 @@ import type { CliIO } from '../io.js';
 import { answerCommands } from '../render/parked-message.js';
 import { shellCommand } from '../shell-quote.js';
 import { reportingUsageErrors } from '../usage-errors.js';
-import { readRunReport, type RunReport, type RunState } from './run-state.js';
+import { readRunReport, type RunReport, type RunState } from '@orchestra/core';
 
 /**
  * Exit codes of `orchestra status` by the run's state (documented in

@@ -1,4 +1,4 @@
-import type { GraphNode } from './model.js';
+import type { Graph, GraphNode } from './model.js';
 
 /** Shape → handler type, the canonical mapping of spec §2.8. */
 export const SHAPE_HANDLER_TYPES: Readonly<Record<string, string>> = {
@@ -30,4 +30,10 @@ export function resolveHandlerType(node: GraphNode): string {
   if (explicit) return explicit;
   const shape = nodeShape(node);
   return Object.hasOwn(SHAPE_HANDLER_TYPES, shape) ? (SHAPE_HANDLER_TYPES[shape] as string) : DEFAULT_HANDLER_TYPE;
+}
+
+/** Whether any node of a pipeline is an LLM stage (handler type `codergen`): it needs a backend to run. */
+export function hasLlmStages(graph: Pick<Graph, 'nodes'>): boolean {
+  for (const node of graph.nodes.values()) if (resolveHandlerType(node) === DEFAULT_HANDLER_TYPE) return true;
+  return false;
 }

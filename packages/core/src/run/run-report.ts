@@ -1,18 +1,11 @@
-import {
-  CheckpointError,
-  FileRunStore,
-  isProcessAlive,
-  parsePipelineSource,
-  readPendingQuestions,
-  readRecordedAnswers,
-  restore,
-  type Answer,
-  type Checkpoint,
-  type LeaseHolder,
-  type Manifest,
-  type PendingQuestions,
-  type RestoredRun,
-} from '@orchestra/core';
+import type { Answer } from '../engine/question.js';
+import { readPendingQuestions, readRecordedAnswers } from '../engine/store/pending-questions.js';
+import type { Checkpoint, LeaseHolder, Manifest, PendingQuestions } from '../engine/store/records.js';
+import { restore, type RestoredRun } from '../engine/store/restore.js';
+import { CheckpointError } from '../engine/store/store-errors.js';
+import { isProcessAlive } from '../os/process-identity.js';
+import { parsePipelineSource } from '../dot/parse-pipeline-source.js';
+import { FileRunStore } from './file-run-store.js';
 
 /**
  * Where a run stands, as `orchestra status` reports it:
@@ -22,8 +15,10 @@ import {
  */
 export type RunState = 'completed' | 'failed' | 'parked' | 'running' | 'stopped' | 'restarted';
 
-/** Everything `orchestra status` reads of a run directory (without taking its lease). */
+/** Everything `orchestra status` (and the server) reads of a run directory, without taking its lease. */
 export interface RunReport {
+  /** The run directory. */
+  dir: string;
   manifest: Manifest;
   checkpoint: Checkpoint | undefined;
   restored: RestoredRun;
@@ -66,6 +61,7 @@ export async function readRunReport(root: string): Promise<RunReport> {
   const owner = holder ? { ...holder, alive: isProcessAlive(holder.pid, holder.start_time, holder.host) } : undefined;
   const state = stateOf(restored.state.status, owner?.alive === true);
   return {
+    dir: root,
     manifest,
     checkpoint,
     restored,

@@ -1,0 +1,102 @@
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { diagnosticToJson, FileRunStore, loadPipeline, sortDiagnostics } from '@orchestra/core';
+import { ApiError } from '../runs/api-error.js';
+import type { ServerRuns } from '../runs/server-runs.js';
+import { questionJson } from '../runs/run-summary.js';
+import { requireToken } from './auth.js';
+import { errorResponse, jsonBody, parseInput } from './errors.js';
+import { eventStream, HEARTBEAT_MS } from './event-stream.js';
+import { runPicture } from './run-picture.js';
+import { AnswerBodySchema, DEFAULT_MAX_BODY_BYTES, LastEventIdSchema, PathIdSchema, StartRunBodySchema, ValidateBodySchema } from './schemas.js';
+import { webRoutes } from './web-routes.js';
+
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  /** The bearer token every API request must carry; none: no authentication (loopback, or `--no-auth`). */
+  token?: string;
+  /** The one origin allowed to call the API from a browser (CORS); none: no CORS headers. */
+  corsOrigin?: string;
+  /** Largest request body in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Time between heartbeats on an idle event stream (default 15 s). */
+  heartbeatMs?: number;
+  /** The built web page (index.html, app.js, app.css); none: `/` says how to build it. */
+  webDir?: string;
+}
+
+function idParam(c: Context, name = 'id'): string {
+  return parseInput(PathIdSchema, c.req.param(name), `path parameter ${name}`);
+}
+
+/** The HTTP API of spec §9.5 (and the web page) over a server's runs. Errors are JSON: see docs/http-api.md. */
+export function createApp(runs: ServerRuns, options: AppOptions = {}): Hono {
+  const app = new Hono();
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return errorResponse(c, error.status, error.code, error.message, error.details);
+    return errorResponse(c, 500, 'ORCH_INTERNAL', `internal error: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  app.notFound((c) => errorResponse(c, 404, 'ORCH_NOT_FOUND', `no such endpoint: ${c.req.method} ${c.req.path}`));
+  if (options.corsOrigin) app.use('*', cors({ origin: options.corsOrigin, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'], allowMethods: ['GET', 'POST'] }));
+  const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  app.use('*', bodyLimit({ maxSize, onError: (c) => errorResponse(c, 413, 'ORCH_BODY_TOO_LARGE', `the body is larger than ${maxSize} bytes`) }));
+  if (options.token) {
+    app.use('/pipelines', requireToken(options.token));
+    app.use('/pipelines/*', requireToken(options.token));
+    app.use('/validate', requireToken(options.token));
+  }
+
+  app.post('/validate', async (c) => {
+    const body = parseInput(ValidateBodySchema, await jsonBody(c), 'body');
+    const file = body.file || 'pipeline.dot';
+    const loaded = loadPipeline(body.source, { file });
+    return c.json({ ok: loaded.ok, diagnostics: sortDiagnostics(loaded.diagnostics).map((d) => diagnosticToJson(d, file)) });
+  });
+
+  app.get('/pipelines', async (c) => c.json({ runs: await runs.list() }));
+  app.post('/pipelines', async (c) => {
+    const body = parseInput(StartRunBodySchema, await jsonBody(c), 'body');
+    const run = await runs.start({
+      source: body.source,
+      ...(body.file !== undefined ? { file: body.file } : {}),
+      ...(body.context !== undefined ? { context: body.context as never } : {}),
+      ...(body.simulate !== undefined ? { simulate: body.simulate } : {}),
+      ...(body.model !== undefined ? { model: body.model } : {}),
+      ...(body.interactive !== undefined ? { interactive: body.interactive } : {}),
+    });
+    c.header('Location', `/pipelines/${run.id}`);
+    return c.json(run, 201);
+  });
+  app.get('/pipelines/:id', async (c) => c.json(await runs.summary(idParam(c))));
+  app.get('/pipelines/:id/events', async (c) => {
+    const id = idParam(c);
+    const given = c.req.header('last-event-id') ?? c.req.query('after') ?? '0';
+    const lastId = parseInput(LastEventIdSchema, given, 'Last-Event-ID');
+    return eventStream(c, await runs.events(id), lastId, options.heartbeatMs ?? HEARTBEAT_MS);
+  });
+  app.post('/pipelines/:id/cancel', async (c) => c.json(await runs.cancel(idParam(c))));
+  app.post('/pipelines/:id/resume', async (c) => c.json(await runs.resume(idParam(c))));
+  app.get('/pipelines/:id/graph', async (c) => {
+    const svg = await runPicture(runs, idParam(c));
+    return c.body(svg, 200, { 'Content-Type': 'image/svg+xml; charset=utf-8', 'Cache-Control': 'no-store' });
+  });
+  app.get('/pipelines/:id/questions', async (c) => c.json({ questions: (await runs.questions(idParam(c))).map(questionJson) }));
+  app.post('/pipelines/:id/questions/:qid/answer', async (c) => {
+    const id = idParam(c);
+    const qid = idParam(c, 'qid');
+    const body = parseInput(AnswerBodySchema, await jsonBody(c), 'body');
+    return c.json(await runs.answer(id, qid, body.answer));
+  });
+  app.get('/pipelines/:id/checkpoint', async (c) => {
+    const checkpoint = new FileRunStore(runs.directory(idParam(c))).readCheckpoint();
+    return c.json({ checkpoint: checkpoint ?? null });
+  });
+  app.get('/pipelines/:id/context', async (c) => {
+    const summary = await runs.report(idParam(c));
+    return c.json({ context: summary.restored.context });
+  });
+
+  webRoutes(app, options.webDir, options.token !== undefined);
+  return app;
+}

@@ -1,0 +1,114 @@
+import { TRANSIENT_EVENT_TYPES, type RunEvent } from '@orchestra/core';
+
+/**
+ * One event as the stream delivers it: `id` is the event's line number in
+ * `events.jsonl` (from 1); transient events (`llm.delta`) have none and are
+ * never replayed.
+ */
+export interface LoggedEvent {
+  id?: number;
+  type: string;
+  data: string;
+}
+
+/** Receives events as they happen; `end` once the run's process stops emitting. */
+export interface EventListener {
+  event(event: LoggedEvent): void;
+  end(): void;
+}
+
+/**
+ * The recorded events of one run, numbered as `events.jsonl` numbers them,
+ * and the listeners following it live. Seeded with the lines already
+ * recorded, so a client reconnecting with `Last-Event-ID` gets exactly what
+ * it missed, whether it was recorded before this process or since.
+ */
+export class RunEventLog {
+  private readonly lines: string[];
+  private readonly listeners = new Set<EventListener>();
+  private over = false;
+
+  constructor(recorded: readonly string[] = []) {
+    this.lines = [...recorded];
+  }
+
+  /** How many events are recorded (the id of the last one). */
+  get size(): number {
+    return this.lines.length;
+  }
+
+  /** How many listeners follow the log now. */
+  get followers(): number {
+    return this.listeners.size;
+  }
+
+  /** True once {@link end} was called: no more events come from this process. */
+  get ended(): boolean {
+    return this.over;
+  }
+
+  /** Records (unless transient) and delivers one event. */
+  push(event: RunEvent): void {
+    const data = JSON.stringify(event);
+    let logged: LoggedEvent;
+    if (TRANSIENT_EVENT_TYPES.has(event.type)) logged = { type: event.type, data };
+    else {
+      this.lines.push(data);
+      logged = { id: this.lines.length, type: event.type, data };
+    }
+    for (const listener of this.listeners) listener.event(logged);
+  }
+
+  /** Delivers a message of the server's own (not a run event; never recorded or replayed), e.g. the pending questions. */
+  notify(type: string, value: unknown): void {
+    const logged: LoggedEvent = { type, data: JSON.stringify(value) };
+    for (const listener of this.listeners) listener.event(logged);
+  }
+
+  /** Appends lines recorded by another process (a run followed through its file). */
+  pushLines(lines: readonly string[]): void {
+    for (const data of lines) {
+      this.lines.push(data);
+      const logged: LoggedEvent = { id: this.lines.length, type: eventType(data), data };
+      for (const listener of this.listeners) listener.event(logged);
+    }
+  }
+
+  /** The recorded events after `lastId` (all with 0). */
+  since(lastId: number): LoggedEvent[] {
+    const from = Math.max(0, Math.min(lastId, this.lines.length));
+    return this.lines.slice(from).map((data, i) => ({ id: from + i + 1, type: eventType(data), data }));
+  }
+
+  /**
+   * Replays what came after `lastId`, then follows: no event is lost or
+   * repeated between the two. Returns the unsubscribe function; a log that
+   * has ended calls `end` at once.
+   */
+  follow(lastId: number, listener: EventListener): () => void {
+    for (const event of this.since(lastId)) listener.event(event);
+    if (this.over) {
+      listener.end();
+      return () => {};
+    }
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** No more events: tells every listener and lets them go. */
+  end(): void {
+    if (this.over) return;
+    this.over = true;
+    for (const listener of this.listeners) listener.end();
+    this.listeners.clear();
+  }
+}
+
+function eventType(line: string): string {
+  try {
+    const parsed = JSON.parse(line) as { type?: unknown };
+    return typeof parsed.type === 'string' ? parsed.type : 'message';
+  } catch {
+    return 'message';
+  }
+}

@@ -1,0 +1,409 @@
+import { basename } from 'node:path';
+import {
+  CheckpointError,
+  FileRunStore,
+  OrchestraError,
+  RecordedAnswersInterviewer,
+  RunLockedError,
+  ValidationError,
+  diagnosticToJson,
+  hasLlmStages,
+  loadPipeline,
+  readPendingQuestions,
+  readRecordedAnswers,
+  readRunReport,
+  recordAnswer,
+  resumePipeline,
+  runPipeline,
+  simulationBackend,
+  sortDiagnostics,
+  type CodergenBackend,
+  type Diagnostic,
+  type Graph,
+  type Interviewer,
+  type JsonValue,
+  type RunEvent,
+  type RunReport,
+  type RunResult,
+} from '@orchestra/core';
+import { ApiError } from './api-error.js';
+import { commandUses } from './tool-refusal.js';
+import { listRunIds, newRunDirectory, runDirectory } from './run-directories.js';
+import { RunEventLog } from './run-event-log.js';
+import { followRecordedEvents } from './recorded-events.js';
+import { runSummary, type RunSummary } from './run-summary.js';
+import { WebInterviewer, type PendingQuestion } from './web-interviewer.js';
+
+/** What a run's LLM stages call, for a run that is not simulated: from the server's configuration (orchestra.yaml, `--model`). */
+export type BackendFactory = (graph: Graph, request: { model?: string }) => Promise<CodergenBackend | undefined>;
+
+/** Options of {@link ServerRuns}. */
+export interface ServerRunsOptions {
+  /** Where runs are kept (`<runsDir>/<timestamp>-<pipeline>`, run directories as the CLI makes them). */
+  runsDir: string;
+  /** Where tool commands run (default: the process's working directory). */
+  workdir?: string;
+  /** Accept pipelines that run commands or read files (tool nodes, sub-pipelines, tool hooks). */
+  allowTools?: boolean;
+  /** The LLM backend of runs that are not simulated; without one such runs are refused (400, `ORCH_NO_BACKEND`). */
+  backendFor?: BackendFactory;
+  /** Passed to the engine (tests use 0). */
+  checkpointIntervalMs?: number;
+}
+
+/** A run to start: the DOT source and how to run it. */
+export interface StartRunRequest {
+  source: string;
+  /** A file name for the pipeline (diagnostics say `name:line:col`; the run directory is named after the graph). */
+  file?: string;
+  /** Initial context values. */
+  context?: Record<string, JsonValue>;
+  /** Simulated LLM stages: no model is called. */
+  simulate?: boolean;
+  /** A model (or orchestra.yaml alias) for every LLM stage. */
+  model?: string;
+  /** Phased LLM stages without `agent.mode` discuss with the person at the page (default: on their own). */
+  interactive?: boolean;
+}
+
+/** A question a run waits for: asked by a run this server drives, or recorded by a parked run. */
+export interface RunQuestion extends PendingQuestion {
+  /** `live`: answering continues the run at once; `parked`: the answer is recorded and the run resumed. */
+  source: 'live' | 'parked';
+}
+
+interface ActiveRun {
+  id: string;
+  dir: string;
+  controller: AbortController;
+  web: WebInterviewer;
+  log: RunEventLog;
+  done: Promise<void>;
+  result?: RunResult;
+}
+
+/** The options a server run records in its manifest (`run_options`), read back when it is resumed. */
+interface ServerRunOptions {
+  simulate?: boolean;
+  model?: string;
+  phased_mode?: 'direct' | 'interactive';
+}
+
+function recordedOptions(value: unknown): ServerRunOptions {
+  if (!value || typeof value !== 'object') return {};
+  const v = value as Record<string, unknown>;
+  return {
+    ...(v.simulate === true ? { simulate: true } : {}),
+    ...(typeof v.model === 'string' ? { model: v.model } : {}),
+    ...(v.phased_mode === 'interactive' || v.phased_mode === 'direct' ? { phased_mode: v.phased_mode } : {}),
+  };
+}
+
+function invalidPipeline(file: string, diagnostics: readonly Diagnostic[]): ApiError {
+  const sorted = sortDiagnostics(diagnostics);
+  const errors = sorted.filter((d) => d.severity === 'error').length;
+  return new ApiError(400, 'ORCH_INVALID_PIPELINE', `${file} is not a valid pipeline (${errors} error${errors === 1 ? '' : 's'}); nothing was run`, {
+    diagnostics: sorted.map((d) => diagnosticToJson(d, file)),
+  });
+}
+
+/** An error a run raised before its first node, as the API reports it. */
+function startError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof ValidationError) return invalidPipeline('pipeline.dot', error.diagnostics);
+  if (error instanceof RunLockedError) {
+    return new ApiError(409, error.code, error.message, { owner: { pid: error.holder.pid, host: error.holder.host, since: error.holder.acquired_at } });
+  }
+  if (error instanceof CheckpointError) return new ApiError(409, error.code, error.message);
+  if (error instanceof OrchestraError) return new ApiError(400, error.code, error.message);
+  return new ApiError(500, 'ORCH_INTERNAL', error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * The runs of a server: starts, resumes and cancels runs in `runsDir` (each
+ * an ordinary run directory: `orchestra status`, `answer` and `resume`
+ * work on it), holds the questions its runs wait for, and keeps each live
+ * run's events for the event streams. Runs it did not start (or started
+ * before a restart) are read from their directories.
+ */
+export class ServerRuns {
+  private readonly active = new Map<string, ActiveRun>();
+  /** The last error of a run that failed after it started (a store that could not be written). */
+  private readonly crashed = new Map<string, string>();
+
+  constructor(readonly options: ServerRunsOptions) {}
+
+  /** Where runs are kept. */
+  get runsDir(): string {
+    return this.options.runsDir;
+  }
+
+  /** Validates a pipeline and starts it; resolves once the run exists (its first event was emitted). */
+  async start(request: StartRunRequest): Promise<RunSummary> {
+    const file = basename(request.file ?? 'pipeline.dot') || 'pipeline.dot';
+    const loaded = loadPipeline(request.source, { file });
+    if (!loaded.ok || !loaded.graph) throw invalidPipeline(file, loaded.diagnostics);
+    const graph = loaded.graph;
+    if (!this.options.allowTools) {
+      const uses = commandUses(graph);
+      if (uses.length > 0) {
+        throw new ApiError(
+          403,
+          'ORCH_TOOLS_REFUSED',
+          `${file} runs commands or reads files on the server (${uses.map((u) => u.what).join(', ')}); this server refuses such pipelines unless it is started with --allow-tools`,
+          { uses: uses.map((u) => ({ node_id: u.nodeId, what: u.what, file, line: u.line, column: u.column })) },
+        );
+      }
+    }
+    const simulate = request.simulate === true;
+    const backend = await this.backendOf(graph, { simulate, ...(request.model !== undefined ? { model: request.model } : {}) });
+    const dir = newRunDirectory(this.runsDir, graph.name, (d) => [...this.active.values()].some((a) => a.dir === d));
+    const runOptions: ServerRunOptions = { ...(simulate ? { simulate } : {}), ...(request.model ? { model: request.model } : {}), phased_mode: request.interactive ? 'interactive' : 'direct' };
+    const id = basename(dir);
+    await this.launch(id, dir, new RunEventLog(), 0, (signal, onEvent, interviewer) =>
+      runPipeline(graph, {
+        ...(backend ? { backend } : {}),
+        interviewer,
+        logsRoot: dir,
+        initialContext: request.context ?? {},
+        source: request.source,
+        sourceFile: file,
+        signal,
+        onEvent,
+        runOptions: { ...runOptions },
+        phasedMode: runOptions.phased_mode ?? 'direct',
+        ...(this.options.workdir ? { workdir: this.options.workdir } : {}),
+        ...(this.options.checkpointIntervalMs !== undefined ? { checkpointIntervalMs: this.options.checkpointIntervalMs } : {}),
+      }),
+    );
+    return this.summary(id);
+  }
+
+  /**
+   * Continues a stopped or parked run with the options it started with.
+   * Refused (409) when it runs here already, another process drives it, or it ended.
+   */
+  async resume(id: string): Promise<RunSummary> {
+    const dir = runDirectory(this.runsDir, id);
+    if (this.active.has(id)) throw new ApiError(409, 'ORCH_RUN_ACTIVE', `run ${id} is running in this server already`);
+    const report = await this.reportOf(dir);
+    if (report.state === 'completed' || report.state === 'failed' || report.state === 'restarted') {
+      throw new ApiError(409, 'ORCH_RUN_ENDED', `run ${id} has ended (${report.state}); there is nothing to resume`, { state: report.state });
+    }
+    const options = recordedOptions(report.manifest.run_options);
+    const store = new FileRunStore(dir);
+    const source = store.readSource();
+    const loaded = source !== undefined ? loadPipeline(source, { file: `${id}/pipeline.dot` }) : undefined;
+    if (!loaded?.graph) throw new ApiError(409, 'ORCH_CHECKPOINT', `run ${id} keeps no readable copy of its pipeline; it cannot be resumed here`);
+    const backend = await this.backendOf(loaded.graph, { simulate: options.simulate === true, ...(options.model ? { model: options.model } : {}) });
+    const asked = store.readInterviews().length;
+    await this.launch(id, dir, new RunEventLog(store.readEvents()), asked, (signal, onEvent, interviewer) =>
+      resumePipeline(dir, {
+        ...(backend ? { backend } : {}),
+        interviewer,
+        signal,
+        onEvent,
+        phasedMode: options.phased_mode ?? 'direct',
+        ...(this.options.workdir ? { workdir: this.options.workdir } : {}),
+        ...(this.options.checkpointIntervalMs !== undefined ? { checkpointIntervalMs: this.options.checkpointIntervalMs } : {}),
+      }),
+    );
+    return this.summary(id);
+  }
+
+  /** Stops a run this server drives at its next safe point (it stays resumable); resolves once it stopped. */
+  async cancel(id: string): Promise<RunSummary> {
+    const dir = runDirectory(this.runsDir, id);
+    const run = this.active.get(id);
+    if (!run) {
+      const report = await this.reportOf(dir);
+      if (report.owner?.alive) {
+        throw new ApiError(409, 'ORCH_RUN_LOCKED', `run ${id} is driven by process ${report.owner.pid} on ${report.owner.host}, not by this server; stop it there`, {
+          owner: { pid: report.owner.pid, host: report.owner.host, since: report.owner.acquired_at },
+        });
+      }
+      throw new ApiError(409, 'ORCH_RUN_NOT_RUNNING', `run ${id} is not running (it is ${report.state})`, { state: report.state });
+    }
+    run.controller.abort(new Error('cancelled through the HTTP API'));
+    await run.done;
+    return this.summary(id);
+  }
+
+  /** Where a run stands. */
+  async summary(id: string): Promise<RunSummary> {
+    const dir = runDirectory(this.runsDir, id);
+    const active = this.active.get(id);
+    const report = await this.reportOf(dir);
+    return runSummary(id, report, {
+      live: active !== undefined,
+      questions: await this.questionsOf(id, dir, report.state),
+      ...(this.crashed.has(id) ? { serverError: this.crashed.get(id) as string } : {}),
+    });
+  }
+
+  /** Every run in the runs directory, newest first; unreadable ones report their problem. */
+  async list(): Promise<(RunSummary | { id: string; state: 'unreadable'; error: string })[]> {
+    const out: (RunSummary | { id: string; state: 'unreadable'; error: string })[] = [];
+    for (const id of listRunIds(this.runsDir)) {
+      try {
+        out.push(await this.summary(id));
+      } catch (error) {
+        out.push({ id, state: 'unreadable', error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    const started = (r: (typeof out)[number]) => ('started_at' in r ? r.started_at : '');
+    return out.sort((a, b) => started(b).localeCompare(started(a)) || b.id.localeCompare(a.id));
+  }
+
+  /** The questions a run waits for. */
+  async questions(id: string): Promise<RunQuestion[]> {
+    const dir = runDirectory(this.runsDir, id);
+    return this.questionsOf(id, dir, this.active.has(id) ? 'running' : (await this.reportOf(dir)).state);
+  }
+
+  /**
+   * Answers a question: a live run's goes straight to the waiting node; a
+   * parked run's is recorded (as `orchestra answer` does) and the run is
+   * resumed here. 409 when the question is not pending, 400 when the
+   * answer fits none of its options.
+   */
+  async answer(id: string, questionId: string, text: string): Promise<{ id: string; value: string; label?: string; resumed: boolean }> {
+    const dir = runDirectory(this.runsDir, id);
+    const run = this.active.get(id);
+    if (run) {
+      const answered = run.web.answer(questionId, text);
+      if ('reason' in answered) throw new ApiError(answered.reason === 'invalid' ? 400 : 409, answered.reason === 'invalid' ? 'ORCH_BAD_ANSWER' : 'ORCH_NOT_PENDING', answered.message);
+      return { id: questionId, value: answered.value, ...(answered.selectedOption ? { label: answered.selectedOption.label } : {}), resumed: false };
+    }
+    const report = await this.reportOf(dir);
+    if (report.state !== 'parked') {
+      if (report.owner?.alive) throw new ApiError(409, 'ORCH_RUN_LOCKED', `run ${id} is driven by process ${report.owner.pid} on ${report.owner.host}; answer it there`);
+      throw new ApiError(409, 'ORCH_NOT_PENDING', `question ${JSON.stringify(questionId)} is not pending: run ${id} waits for no answer (it is ${report.state})`);
+    }
+    const store = new FileRunStore(dir);
+    const lease = store.acquire();
+    let recorded: Awaited<ReturnType<typeof recordAnswer>>;
+    try {
+      recorded = await recordAnswer(store, text, { id: questionId });
+    } finally {
+      lease.release();
+    }
+    if (typeof recorded === 'string') {
+      const notPending = !report.pending.some((p) => p.id === questionId) || recorded.includes('already has an answer');
+      throw new ApiError(notPending ? 409 : 400, notPending ? 'ORCH_NOT_PENDING' : 'ORCH_BAD_ANSWER', recorded);
+    }
+    // Every question the run parked with answered: it goes on here.
+    const answers = await readRecordedAnswers(store);
+    const resumed = (await readPendingQuestions(store)).every((p) => answers[p.id] !== undefined);
+    if (resumed) await this.resume(id);
+    return { id: questionId, value: recorded.answer.value, ...(recorded.answer.selectedOption ? { label: recorded.answer.selectedOption.label } : {}), resumed };
+  }
+
+  /** The events of a run: live for a run this server drives, followed through `events.jsonl` for one another process drives, else as recorded. */
+  async events(id: string): Promise<RunEventLog> {
+    const dir = runDirectory(this.runsDir, id);
+    const active = this.active.get(id);
+    if (active) return active.log;
+    const report = await this.reportOf(dir);
+    return followRecordedEvents(dir, report.owner?.alive === true);
+  }
+
+  /** Stops every run this server drives (each stays resumable) and waits for them. */
+  async close(): Promise<void> {
+    const runs = [...this.active.values()];
+    for (const run of runs) run.controller.abort(new Error('the server is shutting down'));
+    await Promise.all(runs.map((r) => r.done));
+  }
+
+  /** Whether this server drives run `id` now. */
+  isActive(id: string): boolean {
+    return this.active.has(id);
+  }
+
+  /** The run's directory, checked. */
+  directory(id: string): string {
+    return runDirectory(this.runsDir, id);
+  }
+
+  /** Everything `orchestra status` reads of run `id` (checkpoint and journal folded, owner, pending questions). */
+  async report(id: string): Promise<RunReport> {
+    return this.reportOf(runDirectory(this.runsDir, id));
+  }
+
+  private async reportOf(dir: string): Promise<RunReport> {
+    try {
+      return await readRunReport(dir);
+    } catch (error) {
+      if (error instanceof OrchestraError) throw new ApiError(422, error.code, error.message);
+      throw error;
+    }
+  }
+
+  private async questionsOf(id: string, dir: string, state: string): Promise<RunQuestion[]> {
+    const active = this.active.get(id);
+    if (active) return active.web.pending().map((q) => ({ ...q, source: 'live' as const }));
+    if (state !== 'parked') return [];
+    const pending = await readPendingQuestions(new FileRunStore(dir));
+    return pending.map((p) => ({ id: p.id, question: p.question, askedAt: p.asked_at, source: 'parked' as const }));
+  }
+
+  private async backendOf(graph: Graph, request: { simulate: boolean; model?: string }): Promise<CodergenBackend | undefined> {
+    if (request.simulate) {
+      if (request.model !== undefined) throw new ApiError(400, 'ORCH_BAD_REQUEST', 'give model or simulate, not both (a simulated run calls no model)');
+      return simulationBackend;
+    }
+    if (!hasLlmStages(graph)) return undefined;
+    if (!this.options.backendFor) {
+      throw new ApiError(400, 'ORCH_NO_BACKEND', `${graph.name} has LLM stages and this server has no model configured (orchestra.yaml next to where it was started, or --model); submit with "simulate": true to try it with simulated responses`);
+    }
+    try {
+      return await this.options.backendFor(graph, request.model !== undefined ? { model: request.model } : {});
+    } catch (error) {
+      throw startError(error);
+    }
+  }
+
+  /** Starts `work` as run `id` and resolves once it has emitted its first event (or rejects with what stopped it before). */
+  private async launch(
+    id: string,
+    dir: string,
+    log: RunEventLog,
+    askedBefore: number,
+    work: (signal: AbortSignal, onEvent: (event: RunEvent) => void, interviewer: Interviewer) => Promise<RunResult>,
+  ): Promise<void> {
+    const controller = new AbortController();
+    const web = new WebInterviewer(askedBefore, () => log.notify('questions', { questions: web.pending() }));
+    let started = false;
+    let markStarted: () => void = () => {};
+    const startedSignal = new Promise<void>((resolve) => (markStarted = resolve));
+    const onEvent = (event: RunEvent) => {
+      log.push(event);
+      if (!started && event.type === 'pipeline.started') {
+        started = true;
+        markStarted();
+      }
+    };
+    const run: ActiveRun = { id, dir, controller, web, log, done: Promise.resolve() };
+    this.active.set(id, run);
+    this.crashed.delete(id);
+    let failure: unknown;
+    let failed = false;
+    run.done = work(controller.signal, onEvent, new RecordedAnswersInterviewer(new FileRunStore(dir), web))
+      .then(
+        (result) => {
+          run.result = result;
+        },
+        (error: unknown) => {
+          failed = true;
+          failure = error;
+          if (started) this.crashed.set(id, error instanceof Error ? error.message : String(error));
+        },
+      )
+      .finally(() => {
+        this.active.delete(id);
+        log.end();
+      });
+    await Promise.race([startedSignal, run.done]);
+    if (!started && failed) throw startError(failure);
+  }
+}

@@ -1,0 +1,89 @@
+import { answerForQuestion, type Answer, type AskOptions, type Interviewer, type Question } from '@orchestra/core';
+
+/** A question a run waits for, as the HTTP API shows it. */
+export interface PendingQuestion {
+  /** Unique within the run: `<node id>.<n>`, n counting the run's questions (stable across a server restart). */
+  id: string;
+  question: Question;
+  askedAt: string;
+}
+
+/** Why an answer was not taken: `not_pending` (answered, timed out or never asked) or `invalid` (it fits no option). */
+export type AnswerRefusal = { reason: 'not_pending' | 'invalid'; message: string };
+
+interface Waiting extends PendingQuestion {
+  resolve: (answer: Answer) => void;
+}
+
+/**
+ * The interviewer of a run the server drives: each question waits, pending,
+ * until {@link answer} is called (the HTTP API) or the run's signal gives up
+ * (a node timeout, a cancel). Parallel branches may wait at the same time.
+ */
+export class WebInterviewer implements Interviewer {
+  private readonly waiting = new Map<string, Waiting>();
+  private asked: number;
+
+  /**
+   * @param askedBefore questions the run asked before (its recorded
+   *   interviews), so ids go on where they stopped.
+   * @param onChange called when a question starts or stops waiting.
+   */
+  constructor(
+    askedBefore = 0,
+    private readonly onChange: () => void = () => {},
+  ) {
+    this.asked = askedBefore;
+  }
+
+  /** The questions waiting now, oldest first. */
+  pending(): PendingQuestion[] {
+    return [...this.waiting.values()].map(({ id, question, askedAt }) => ({ id, question, askedAt }));
+  }
+
+  ask(question: Question, options: AskOptions = {}): Promise<Answer> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    this.asked += 1;
+    const id = `${question.stage}.${this.asked}`;
+    return new Promise<Answer>((resolve, reject) => {
+      const stop = () => {
+        this.waiting.delete(id);
+        this.onChange();
+      };
+      const onAbort = () => {
+        stop();
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.set(id, {
+        id,
+        question,
+        askedAt: new Date().toISOString(),
+        resolve: (answer) => {
+          signal?.removeEventListener('abort', onAbort);
+          stop();
+          resolve(answer);
+        },
+      });
+      this.onChange();
+    });
+  }
+
+  /**
+   * Answers a waiting question with text (an option key or label, yes/no,
+   * free text or a conversation command), checked as `orchestra answer`
+   * checks it.
+   */
+  answer(id: string, text: string): Answer | AnswerRefusal {
+    const entry = this.waiting.get(id);
+    if (!entry) {
+      const ids = [...this.waiting.keys()];
+      return { reason: 'not_pending', message: `question ${JSON.stringify(id)} is not pending${ids.length ? `; pending: ${ids.join(', ')}` : ''}` };
+    }
+    const answer = answerForQuestion(entry.question, text);
+    if (typeof answer === 'string') return { reason: 'invalid', message: answer };
+    entry.resolve(answer);
+    return answer;
+  }
+}

@@ -1,0 +1,55 @@
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { createApp, type AppOptions } from './http/app.js';
+import { ServerRuns, type ServerRunsOptions } from './runs/server-runs.js';
+
+/** Options of {@link startServer}. */
+export interface ServerOptions extends ServerRunsOptions, AppOptions {
+  /** Address to bind (default 127.0.0.1). */
+  host?: string;
+  /** Port (default 7070; 0 picks a free one). */
+  port?: number;
+}
+
+/** A running server. */
+export interface RunningServer {
+  /** Its base URL, e.g. `http://127.0.0.1:7070`. */
+  url: string;
+  port: number;
+  runs: ServerRuns;
+  /** Stops accepting requests, stops the runs it drives (each stays resumable) and closes open streams. */
+  close(): Promise<void>;
+}
+
+/** Whether a host name is a loopback address (only this machine can connect). */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Starts the HTTP server: the API of spec §9.5 over runs in
+ * `options.runsDir`, and the web page. Resolves once it listens.
+ */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const runs = new ServerRuns(options);
+  const app = createApp(runs, options);
+  const host = options.host ?? '127.0.0.1';
+  let server!: ServerType;
+  const info = await new Promise<AddressInfo>((resolve, reject) => {
+    server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 7070 }, resolve);
+    server.once('error', reject);
+  });
+  const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+  return {
+    url: `http://${shownHost}:${info.port}`,
+    port: info.port,
+    runs,
+    close: async () => {
+      await runs.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+    },
+  };
+}
