@@ -128,6 +128,24 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
       exitCode = await (await import('./commands/status.js')).statusCommand(logsDir, options, io);
     });
 
+  program
+    .command('serve')
+    .description('serve the HTTP API and the web page: start runs, follow them live, answer their questions from a browser')
+    .option('--host <address>', 'address to listen on (default 127.0.0.1; anything else needs --token or --no-auth)')
+    .option('--port <n>', 'port to listen on (default 7070; 0 picks a free one)')
+    .option('--runs-dir <dir>', 'where runs are kept (default .orchestra/runs)')
+    .option('--token <token>', 'require this bearer token on every request (or set $ORCHESTRA_TOKEN)')
+    .option('--no-auth', 'serve a non-loopback address without a token (prints a warning)')
+    .option('--allow-tools', 'accept pipelines that run shell commands or read files (tool nodes, sub-pipelines, tool hooks)')
+    .option('--cors <origin>', 'let pages from this origin call the API')
+    .option('--max-body <bytes>', 'largest request body (default 1048576)')
+    .option('--model <name>', 'model (or orchestra.yaml alias) for the LLM stages of runs that name none')
+    .option('--base-url <url>', 'OpenAI-compatible endpoint for the runs')
+    .option('--backend <kind>', 'LLM stage backend for the runs: chat, agent or cli')
+    .action(async (options: import('./commands/serve.js').ServeFlags) => {
+      exitCode = await (await import('./commands/serve.js')).serveCommand(options, io);
+    });
+
   if (argv.length === 0) {
     io.stderr(program.helpInformation());
     return ExitCode.usage;

@@ -1,4 +1,4 @@
-import type { JsonValue, Question, RunReport, RunState } from '@orchestra/core';
+import { ConversationProgressSchema, type JsonValue, type Question, type RunReport, type RunState } from '@orchestra/core';
 import type { PendingQuestion } from './web-interviewer.js';
 
 /** A question as the API returns it. */
@@ -15,6 +15,25 @@ export interface QuestionJson {
   conversation: { turn: number; commands: string[] } | null;
   /** `live`: answered straight away; `parked`: answering records it and resumes the run. */
   source: 'live' | 'parked';
+}
+
+/** An interactive node's conversation so far. */
+export interface ConversationJson {
+  node_id: string;
+  prompt: string;
+  turns: { agent: string; human: string }[];
+  /** The agent message not answered yet (null while the agent's reply is outstanding). */
+  pending: string | null;
+}
+
+/** The conversations under way in a run, from the progress its interactive nodes saved. */
+function conversationsOf(progress: Record<string, JsonValue>): ConversationJson[] {
+  const out: ConversationJson[] = [];
+  for (const [nodeId, value] of Object.entries(progress)) {
+    const parsed = ConversationProgressSchema.safeParse(value);
+    if (parsed.success) out.push({ node_id: nodeId, prompt: parsed.data.prompt, turns: parsed.data.turns, pending: parsed.data.pending });
+  }
+  return out;
 }
 
 /** A run as `GET /pipelines/{id}` returns it (snake_case, as `orchestra status --json`). */
@@ -39,6 +58,8 @@ export interface RunSummary {
   restarted_to: string | null;
   usage: { input_tokens: number; output_tokens: number; total_tokens: number } | null;
   questions: QuestionJson[];
+  /** The conversations of interactive nodes under way: the prompt, each turn (agent message, human reply), and the agent message awaiting a reply. */
+  conversations: ConversationJson[];
   /** An error that stopped the server's run after it started (a store it could not write). */
   server_error: string | null;
 }
@@ -90,6 +111,7 @@ export function runSummary(
     restarted_to: state.restartedTo ?? null,
     usage: state.usage ? { input_tokens: state.usage.inputTokens, output_tokens: state.usage.outputTokens, total_tokens: state.usage.totalTokens } : null,
     questions: extra.questions.map(questionJson),
+    conversations: conversationsOf(state.nodeProgress),
     server_error: extra.serverError ?? null,
   };
 }

@@ -1,0 +1,135 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { OrchestraError, escapeControl, pathProblem, type CodergenBackend } from '@orchestra/core';
+import { ExitCode } from '../exit-codes.js';
+import type { CliIO } from '../io.js';
+import { abortOnSignals } from '../interrupt.js';
+import { loadRunConfig, modelBackend } from '../llm-backend.js';
+import { modelFlags } from '../model-flags.js';
+
+/** Flags of `orchestra serve`. */
+export interface ServeFlags {
+  host?: string;
+  port?: string;
+  runsDir?: string;
+  token?: string;
+  /** false with `--no-auth`. */
+  auth?: boolean;
+  allowTools?: boolean;
+  cors?: string;
+  maxBody?: string;
+  model?: string;
+  baseUrl?: string;
+  backend?: string;
+}
+
+/** The environment variable a token may come from instead of `--token` (keeps it out of the process list). */
+export const TOKEN_ENV = 'ORCHESTRA_TOKEN';
+
+/** Where the built web page is: next to the bundle (`dist/web`), else the server package's build (a source checkout). */
+function webDir(): string | undefined {
+  const candidates = ['../web/', './web/', '../../../server/web-dist/'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+  return candidates.find((dir) => existsSync(`${dir}index.html`));
+}
+
+/** Checks the flags; an error message for a bad one. */
+function checkFlags(flags: ServeFlags, token: string | undefined, isLoopback: (host: string) => boolean): { port: number; maxBody?: number } | string {
+  const port = flags.port === undefined ? 7070 : Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return `--port expects a port number (0-65535), got ${JSON.stringify(flags.port)}`;
+  let maxBody: number | undefined;
+  if (flags.maxBody !== undefined) {
+    maxBody = Number(flags.maxBody);
+    if (!Number.isInteger(maxBody) || maxBody < 1) return `--max-body expects a size in bytes, got ${JSON.stringify(flags.maxBody)}`;
+  }
+  if (token !== undefined && token.length < 16) return `the token must be at least 16 characters (use e.g. \`openssl rand -hex 24\`)`;
+  if (token !== undefined && flags.auth === false) return 'use --token or --no-auth, not both';
+  const host = flags.host ?? '127.0.0.1';
+  if (!isLoopback(host) && token === undefined && flags.auth !== false) {
+    return `binding to ${host} lets other machines reach the server: give it a token (--token or $${TOKEN_ENV}), or accept an open server with --no-auth`;
+  }
+  if (flags.cors !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(flags.cors);
+    } catch {
+      return `--cors expects an origin such as https://example.com, got ${JSON.stringify(flags.cors)}`;
+    }
+    if (url.origin !== flags.cors.replace(/\/$/, '')) return `--cors expects an origin (scheme, host and port only), got ${JSON.stringify(flags.cors)}`;
+  }
+  return { port, ...(maxBody !== undefined ? { maxBody } : {}) };
+}
+
+/**
+ * `orchestra serve`: the HTTP API and web page over the runs in
+ * `--runs-dir` until Ctrl-C (which stops the runs it drives at a safe point:
+ * each stays resumable). Exit 0 after a clean stop; 2 for bad flags or an
+ * address that cannot be bound.
+ */
+export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number> {
+  const token = flags.token ?? (process.env[TOKEN_ENV] || undefined);
+  const { startServer, isLoopback } = await import('@orchestra/server');
+  const checked = checkFlags(flags, token, isLoopback);
+  if (typeof checked === 'string') {
+    io.stderr(`orchestra: ${checked}\n`);
+    return ExitCode.usage;
+  }
+  const models = modelFlags(flags);
+  if (typeof models === 'string') {
+    io.stderr(`orchestra: ${models}\n`);
+    return ExitCode.usage;
+  }
+  const runsDir = resolve(flags.runsDir ?? '.orchestra/runs');
+  const problem = existsSync(runsDir) ? pathProblem(runsDir, { kind: 'directory', what: 'a directory' }) : undefined;
+  if (problem) {
+    io.stderr(`orchestra: --runs-dir ${escapeControl(problem.message)}\n`);
+    return ExitCode.usage;
+  }
+  const backendFor = async (_graph: unknown, request: { model?: string }): Promise<CodergenBackend> => {
+    const config = await loadRunConfig(undefined);
+    return modelBackend(config, { ...models, ...(request.model ? { model: request.model } : {}) });
+  };
+  const host = flags.host ?? '127.0.0.1';
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({
+      host,
+      port: checked.port,
+      runsDir,
+      ...(token !== undefined ? { token } : {}),
+      allowTools: flags.allowTools === true,
+      ...(flags.cors !== undefined ? { corsOrigin: flags.cors.replace(/\/$/, '') } : {}),
+      ...(checked.maxBody !== undefined ? { maxBodyBytes: checked.maxBody } : {}),
+      backendFor,
+      ...(webDir() ? { webDir: webDir() as string } : {}),
+    });
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE' || e.code === 'EADDRNOTAVAIL' || e.code === 'EACCES' || e.code === 'ENOTFOUND') {
+      io.stderr(`orchestra: cannot listen on ${host}:${checked.port}: ${e.code === 'EADDRINUSE' ? 'the port is in use' : e.message}\n`);
+      return ExitCode.usage;
+    }
+    if (error instanceof OrchestraError) {
+      io.stderr(`orchestra: ${error.message}\n`);
+      return ExitCode.usage;
+    }
+    throw error;
+  }
+  if (flags.auth === false) io.stderr(`orchestra: warning: --no-auth: anyone who can reach ${server.url} can start runs and answer questions\n`);
+  if (flags.allowTools) io.stderr('orchestra: warning: --allow-tools: submitted pipelines may run shell commands on this machine\n');
+  io.stdout(`orchestra: serving ${server.url} (runs in ${runsDir}${token !== undefined ? '; a token is required' : ''}); Ctrl-C stops\n`);
+  const stopped = new Promise<void>((resolveStop) => {
+    const interrupt = abortOnSignals(
+      () => process.exit(ExitCode.interrupted),
+      () => io.stderr('orchestra: stopping: the runs it drives stop at a safe point and stay resumable...\n'),
+    );
+    interrupt.signal.addEventListener('abort', () => {
+      void server.close().finally(() => {
+        interrupt.dispose();
+        resolveStop();
+      });
+    });
+  });
+  await stopped;
+  return ExitCode.ok;
+}
