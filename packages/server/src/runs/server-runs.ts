@@ -196,8 +196,10 @@ export class ServerRuns {
     const loaded = source !== undefined ? loadPipeline(source, { file: `${id}/pipeline.dot` }) : undefined;
     if (!loaded?.graph) throw new ApiError(409, 'ORCH_CHECKPOINT', `run ${id} keeps no readable copy of its pipeline; it cannot be resumed here`);
     const backend = await this.backendOf(loaded.graph, { simulate: options.simulate === true, ...(options.model ? { model: options.model } : {}) });
-    const asked = store.readInterviews().length;
-    await this.launch(id, dir, new RunEventLog(store.readEvents()), asked, (signal, onEvent, interviewer) =>
+    const recorded = store.readEvents();
+    // Question ids go on from the questions asked before (answered or not), so an answer meant for one asked before never lands on a new one.
+    const asked = recorded.filter((line) => line.includes('"type":"interview.started"')).length;
+    await this.launch(id, dir, new RunEventLog(recorded), asked, (signal, onEvent, interviewer) =>
       resumePipeline(dir, {
         ...(backend ? { backend } : {}),
         interviewer,

@@ -2,7 +2,7 @@ import { answerForQuestion, type Answer, type AskOptions, type Interviewer, type
 
 /** A question a run waits for, as the HTTP API shows it. */
 export interface PendingQuestion {
-  /** Unique within the run: `<node id>.<n>`, n counting the run's questions (stable across a server restart). */
+  /** Unique within the run: `<node id>.<n>`, n counting the questions the run has asked, also before a resume (never reused). */
   id: string;
   question: Question;
   askedAt: string;
@@ -26,7 +26,7 @@ export class WebInterviewer implements Interviewer {
 
   /**
    * @param askedBefore questions the run asked before (its recorded
-   *   interviews), so ids go on where they stopped.
+   *   `interview.started` events), so ids go on where they stopped.
    * @param onChange called when a question starts or stops waiting.
    */
   constructor(

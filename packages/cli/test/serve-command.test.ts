@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NETWORK_GUARD, reply, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
+import { BIN, ROOT, modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
+import { spawn } from 'node:child_process';
+
+/** `orchestra serve` as a user starts it: a real process on a free port, stopped with Ctrl-C. */
+
+let model: ScriptedOpenAIServer;
+beforeEach(async () => {
+  model = await startScriptedOpenAIServer({ apiKey: 'test-key' });
+});
+afterEach(async () => {
+  await model.close();
+});
+
+function serve(args: string[], env: NodeJS.ProcessEnv = modelFreeEnv()) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL printed: ${stdout} ${stderr}`)), 20_000);
+    child.stdout.on('data', () => {
+      const match = /serving (http:\/\/\S+) /.exec(stdout);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1] as string);
+      }
+    });
+  });
+  return { child, url, exited, output: () => ({ stdout, stderr }) };
+}
+
+describe('orchestra serve', () => {
+  it('serves runs that call the configured model, and stops on Ctrl-C leaving them resumable', async () => {
+    model.respondWith((request) => reply(`answer to: ${request.lastUserText}`));
+    const runsDir = join(tempDir(), 'runs');
+    const env = modelFreeEnv({ OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
+    const server = serve(['--runs-dir', runsDir, '--model', 'scripted-model', '--base-url', model.url], env);
+    const url = await server.url;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const source = readFileSync(join(ROOT, 'fixtures', 'human-gate.dot'), 'utf8');
+    const created = await fetch(`${url}/pipelines`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ source }) });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    let questions: { id: string }[] = [];
+    for (let i = 0; i < 400 && questions.length === 0; i += 1) {
+      questions = ((await (await fetch(`${url}/pipelines/${id}/questions`)).json()) as { questions: { id: string }[] }).questions;
+      if (questions.length === 0) await new Promise((r) => setTimeout(r, 25));
+    }
+    await fetch(`${url}/pipelines/${id}/questions/${questions[0]?.id}/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"answer":"F"}' });
+    // [F] Fix runs an LLM stage through the scripted model, then asks again.
+    for (let i = 0; i < 400 && model.completions.length === 0; i += 1) await new Promise((r) => setTimeout(r, 25));
+    expect(model.completions[0]?.model).toBe('scripted-model');
+    server.child.kill('SIGINT');
+    expect(await server.exited).toBe(0);
+    expect(server.output().stderr).toContain('stay resumable');
+    const status = await runOrchestra(['status', join(runsDir, id), '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ state: 'stopped', checkpoint_status: 'interrupted' });
+    expect(readFileSync(join(runsDir, id, 'fixes', 'response.md'), 'utf8')).toBe('answer to: Address the review comments');
+  });
+
+  it('refuses to listen beyond loopback without a token or --no-auth, and bad flags', async () => {
+    const open = await runOrchestra(['serve', '--host', '0.0.0.0', '--port', '0']);
+    expect(open.code).toBe(2);
+    expect(open.stderr).toContain('give it a token (--token or $ORCHESTRA_TOKEN), or accept an open server with --no-auth');
+    expect((await runOrchestra(['serve', '--port', '70000'])).stderr).toContain('--port expects a port number');
+    expect((await runOrchestra(['serve', '--token', 'short'])).stderr).toContain('at least 16 characters');
+    expect((await runOrchestra(['serve', '--cors', 'https://a.example/path'])).stderr).toContain('--cors expects an origin');
+    const both = await runOrchestra(['serve', '--token', 'abcdefghijklmnopq', '--no-auth']);
+    expect(both.code).toBe(2);
+  });
+
+  it('with --no-auth on another address it warns; with a token it asks for it', async () => {
+    const openServer = serve(['--host', '0.0.0.0', '--no-auth', '--runs-dir', join(tempDir(), 'runs')]);
+    const url = (await openServer.url).replace('0.0.0.0', '127.0.0.1');
+    expect((await fetch(`${url}/pipelines`)).status).toBe(200);
+    expect(openServer.output().stderr).toContain('warning: --no-auth');
+    openServer.child.kill('SIGINT');
+    expect(await openServer.exited).toBe(0);
+
+    const guarded = serve(['--runs-dir', join(tempDir(), 'runs')], modelFreeEnv({ ORCHESTRA_TOKEN: 'token-from-the-environment' }));
+    const guardedUrl = await guarded.url;
+    expect(guarded.output().stdout).toContain('a token is required');
+    expect((await fetch(`${guardedUrl}/pipelines`)).status).toBe(401);
+    expect((await fetch(`${guardedUrl}/pipelines`, { headers: { authorization: 'Bearer token-from-the-environment' } })).status).toBe(200);
+    guarded.child.kill('SIGINT');
+    expect(await guarded.exited).toBe(0);
+  });
+});
