@@ -1,12 +1,7 @@
 import { basename } from 'node:path';
 import {
-  CheckpointError,
   FileRunStore,
   OrchestraError,
-  RecordedAnswersInterviewer,
-  RunLockedError,
-  ValidationError,
-  diagnosticToJson,
   hasLlmStages,
   loadPipeline,
   readPendingQuestions,
@@ -16,23 +11,20 @@ import {
   resumePipeline,
   runPipeline,
   simulationBackend,
-  sortDiagnostics,
   type CodergenBackend,
-  type Diagnostic,
   type Graph,
-  type Interviewer,
   type JsonValue,
-  type RunEvent,
   type RunReport,
-  type RunResult,
 } from '@orchestra/core';
 import { ApiError } from './api-error.js';
+import { invalidPipeline, startError } from './run-errors.js';
 import { commandUses } from './tool-refusal.js';
 import { listRunIds, newRunDirectory, runDirectory } from './run-directories.js';
 import { RunEventLog } from './run-event-log.js';
 import { followRecordedEvents } from './recorded-events.js';
 import { runSummary, type RunSummary } from './run-summary.js';
-import { WebInterviewer, type PendingQuestion } from './web-interviewer.js';
+import type { PendingQuestion } from './web-interviewer.js';
+import { launchRun, type ActiveRun, type RunWork } from './active-run.js';
 
 /** What a run's LLM stages call, for a run that is not simulated: from the server's configuration (orchestra.yaml, `--model`). */
 export type BackendFactory = (graph: Graph, request: { model?: string }) => Promise<CodergenBackend | undefined>;
@@ -72,15 +64,6 @@ export interface RunQuestion extends PendingQuestion {
   source: 'live' | 'parked';
 }
 
-interface ActiveRun {
-  id: string;
-  dir: string;
-  controller: AbortController;
-  web: WebInterviewer;
-  log: RunEventLog;
-  done: Promise<void>;
-  result?: RunResult;
-}
 
 /** The options a server run records in its manifest (`run_options`), read back when it is resumed. */
 interface ServerRunOptions {
@@ -97,26 +80,6 @@ function recordedOptions(value: unknown): ServerRunOptions {
     ...(typeof v.model === 'string' ? { model: v.model } : {}),
     ...(v.phased_mode === 'interactive' || v.phased_mode === 'direct' ? { phased_mode: v.phased_mode } : {}),
   };
-}
-
-function invalidPipeline(file: string, diagnostics: readonly Diagnostic[]): ApiError {
-  const sorted = sortDiagnostics(diagnostics);
-  const errors = sorted.filter((d) => d.severity === 'error').length;
-  return new ApiError(400, 'ORCH_INVALID_PIPELINE', `${file} is not a valid pipeline (${errors} error${errors === 1 ? '' : 's'}); nothing was run`, {
-    diagnostics: sorted.map((d) => diagnosticToJson(d, file)),
-  });
-}
-
-/** An error a run raised before its first node, as the API reports it. */
-function startError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  if (error instanceof ValidationError) return invalidPipeline('pipeline.dot', error.diagnostics);
-  if (error instanceof RunLockedError) {
-    return new ApiError(409, error.code, error.message, { owner: { pid: error.holder.pid, host: error.holder.host, since: error.holder.acquired_at } });
-  }
-  if (error instanceof CheckpointError) return new ApiError(409, error.code, error.message);
-  if (error instanceof OrchestraError) return new ApiError(400, error.code, error.message);
-  return new ApiError(500, 'ORCH_INTERNAL', error instanceof Error ? error.message : String(error));
 }
 
 /**
@@ -365,47 +328,14 @@ export class ServerRuns {
     }
   }
 
-  /** Starts `work` as run `id` and resolves once it has emitted its first event (or rejects with what stopped it before). */
-  private async launch(
-    id: string,
-    dir: string,
-    log: RunEventLog,
-    askedBefore: number,
-    work: (signal: AbortSignal, onEvent: (event: RunEvent) => void, interviewer: Interviewer) => Promise<RunResult>,
-  ): Promise<void> {
-    const controller = new AbortController();
-    const web = new WebInterviewer(askedBefore, () => log.notify('questions', { questions: web.pending() }));
-    let started = false;
-    let markStarted: () => void = () => {};
-    const startedSignal = new Promise<void>((resolve) => (markStarted = resolve));
-    const onEvent = (event: RunEvent) => {
-      log.push(event);
-      if (!started && event.type === 'pipeline.started') {
-        started = true;
-        markStarted();
-      }
-    };
-    const run: ActiveRun = { id, dir, controller, web, log, done: Promise.resolve() };
-    this.active.set(id, run);
+  /** Starts `work` as run `id` (tracked as active until it ends) and resolves once it has emitted its first event; rejects with what stopped it before. */
+  private async launch(id: string, dir: string, log: RunEventLog, askedBefore: number, work: RunWork): Promise<void> {
     this.crashed.delete(id);
-    let failure: unknown;
-    let failed = false;
-    run.done = work(controller.signal, onEvent, new RecordedAnswersInterviewer(new FileRunStore(dir), web))
-      .then(
-        (result) => {
-          run.result = result;
-        },
-        (error: unknown) => {
-          failed = true;
-          failure = error;
-          if (started) this.crashed.set(id, error instanceof Error ? error.message : String(error));
-        },
-      )
-      .finally(() => {
-        this.active.delete(id);
-        log.end();
-      });
-    await Promise.race([startedSignal, run.done]);
-    if (!started && failed) throw startError(failure);
+    const launched = launchRun({ id, dir, log, askedBefore, work }, (_run, error) => {
+      this.active.delete(id);
+      if (error !== undefined) this.crashed.set(id, error);
+    });
+    this.active.set(id, launched.run);
+    await launched.started;
   }
 }
