@@ -1,5 +1,6 @@
 import { FileRunStore, RecordedAnswersInterviewer, type Interviewer, type RunEvent, type RunResult } from '@orchestra/core';
 import { startError } from './run-errors.js';
+import { questionJson } from './run-summary.js';
 import type { RunEventLog } from './run-event-log.js';
 import { WebInterviewer } from './web-interviewer.js';
 
@@ -34,7 +35,7 @@ export function launchRun(
 ): { run: ActiveRun; started: Promise<void> } {
   const { id, dir, log } = spec;
   const controller = new AbortController();
-  const web = new WebInterviewer(spec.askedBefore, () => log.notify('questions', { questions: web.pending() }));
+  const web = new WebInterviewer(spec.askedBefore, () => log.notify('questions', { questions: web.pending().map((q) => questionJson({ ...q, source: 'live' })) }));
   let started = false;
   let markStarted: () => void = () => {};
   const startedSignal = new Promise<void>((resolve) => (markStarted = resolve));

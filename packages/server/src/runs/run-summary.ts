@@ -1,30 +1,8 @@
-import { ConversationProgressSchema, type JsonValue, type Question, type RunReport, type RunState } from '@orchestra/core';
+import { basename, dirname } from 'node:path';
+import { ConversationProgressSchema, type JsonValue, type RunReport } from '@orchestra/core';
+import type { ConversationJson, QuestionJson, RunSummary } from '../api-types.js';
+export type { ConversationJson, QuestionJson, RunSummary } from '../api-types.js';
 import type { PendingQuestion } from './web-interviewer.js';
-
-/** A question as the API returns it. */
-export interface QuestionJson {
-  id: string;
-  node_id: string;
-  text: string;
-  type: Question['type'];
-  options: { key: string; label: string }[];
-  default: string | null;
-  timeout_ms: number | null;
-  asked_at: string;
-  /** For a turn of an interactive node's conversation: its number and the commands that end it. */
-  conversation: { turn: number; commands: string[] } | null;
-  /** `live`: answered straight away; `parked`: answering records it and resumes the run. */
-  source: 'live' | 'parked';
-}
-
-/** An interactive node's conversation so far. */
-export interface ConversationJson {
-  node_id: string;
-  prompt: string;
-  turns: { agent: string; human: string }[];
-  /** The agent message not answered yet (null while the agent's reply is outstanding). */
-  pending: string | null;
-}
 
 /** The conversations under way in a run, from the progress its interactive nodes saved. */
 function conversationsOf(progress: Record<string, JsonValue>): ConversationJson[] {
@@ -34,34 +12,6 @@ function conversationsOf(progress: Record<string, JsonValue>): ConversationJson[
     if (parsed.success) out.push({ node_id: nodeId, prompt: parsed.data.prompt, turns: parsed.data.turns, pending: parsed.data.pending });
   }
   return out;
-}
-
-/** A run as `GET /pipelines/{id}` returns it (snake_case, as `orchestra status --json`). */
-export interface RunSummary {
-  id: string;
-  pipeline: string;
-  goal: string;
-  /** As `orchestra status` says: completed, failed, parked, running, stopped, restarted. */
-  state: RunState;
-  /** True when this server drives the run (its questions are answered here, it can be cancelled here). */
-  live: boolean;
-  checkpoint_status: string;
-  started_at: string;
-  source_file: string | null;
-  run_dir: string;
-  owner: { pid: number; host: string; alive: boolean; since: string } | null;
-  completed_nodes: string[];
-  node_outcomes: Record<string, string>;
-  /** The node running now (or where a stopped run goes on); null once the run ended. */
-  current_node: string | null;
-  failure_reason: string | null;
-  restarted_to: string | null;
-  usage: { input_tokens: number; output_tokens: number; total_tokens: number } | null;
-  questions: QuestionJson[];
-  /** The conversations of interactive nodes under way: the prompt, each turn (agent message, human reply), and the agent message awaiting a reply. */
-  conversations: ConversationJson[];
-  /** An error that stopped the server's run after it started (a store it could not write). */
-  server_error: string | null;
 }
 
 /** A question in the API's shape. */
@@ -109,6 +59,7 @@ export function runSummary(
     current_node: ended ? null : (state.nextNode ?? state.currentNode),
     failure_reason: state.failureReason ?? null,
     restarted_to: state.restartedTo ?? null,
+    restarted_to_id: state.restartedTo && dirname(state.restartedTo) === dirname(report.dir) ? basename(state.restartedTo) : null,
     usage: state.usage ? { input_tokens: state.usage.inputTokens, output_tokens: state.usage.outputTokens, total_tokens: state.usage.totalTokens } : null,
     questions: extra.questions.map(questionJson),
     conversations: conversationsOf(state.nodeProgress),

@@ -1,0 +1,76 @@
+/**
+ * The JSON shapes of the HTTP API (docs/http-api.md), with no imports: the
+ * server builds them and the web page (type-checked for the browser) reads
+ * them from here.
+ */
+
+/** A question as the API returns it. */
+export interface QuestionJson {
+  id: string;
+  node_id: string;
+  text: string;
+  type: 'YES_NO' | 'MULTIPLE_CHOICE' | 'FREEFORM' | 'CONFIRMATION';
+  options: { key: string; label: string }[];
+  default: string | null;
+  timeout_ms: number | null;
+  asked_at: string;
+  /** For a turn of an interactive node's conversation: its number and the commands that end it. */
+  conversation: { turn: number; commands: string[] } | null;
+  /** `live`: answered straight away; `parked`: answering records it and resumes the run. */
+  source: 'live' | 'parked';
+}
+
+/** An interactive node's conversation so far. */
+export interface ConversationJson {
+  node_id: string;
+  prompt: string;
+  turns: { agent: string; human: string }[];
+  /** The agent message not answered yet (null while the agent's reply is outstanding). */
+  pending: string | null;
+}
+
+/** A run as `GET /pipelines/{id}` returns it (snake_case, as `orchestra status --json`). */
+export interface RunSummary {
+  id: string;
+  pipeline: string;
+  goal: string;
+  /** As `orchestra status` says: completed, failed, parked, running, stopped, restarted. */
+  state: 'completed' | 'failed' | 'parked' | 'running' | 'stopped' | 'restarted';
+  /** True when this server drives the run (its questions are answered here, it can be cancelled here). */
+  live: boolean;
+  checkpoint_status: string;
+  started_at: string;
+  source_file: string | null;
+  run_dir: string;
+  owner: { pid: number; host: string; alive: boolean; since: string } | null;
+  completed_nodes: string[];
+  node_outcomes: Record<string, string>;
+  /** The node running now (or where a stopped run goes on); null once the run ended. */
+  current_node: string | null;
+  failure_reason: string | null;
+  restarted_to: string | null;
+  /** The id of the run a `loop_restart` continues this one in, when it is in the same runs directory. */
+  restarted_to_id: string | null;
+  usage: { input_tokens: number; output_tokens: number; total_tokens: number } | null;
+  questions: QuestionJson[];
+  /** The conversations of interactive nodes under way: the prompt, each turn (agent message, human reply), and the agent message awaiting a reply. */
+  conversations: ConversationJson[];
+  /** An error that stopped the server's run after it started (a store it could not write). */
+  server_error: string | null;
+}
+
+/** An entry of `GET /pipelines`: a run, or a directory that could not be read. */
+export type RunListEntry = RunSummary | { id: string; state: 'unreadable'; error: string };
+
+/** A diagnostic as the API returns it (`POST /validate`, a 400 `ORCH_INVALID_PIPELINE`). */
+export interface DiagnosticJson {
+  file: string;
+  line: number | null;
+  column: number | null;
+  severity: 'error' | 'warning' | 'info';
+  rule: string;
+  message: string;
+  node_id: string | null;
+  edge: { from: string; to: string } | null;
+  fix: string | null;
+}
