@@ -27,6 +27,8 @@ export class RunEventLog {
   private readonly lines: string[];
   private readonly listeners = new Set<EventListener>();
   private over = false;
+  /** Streamed LLM text not yet followed by its reply, by node: a client that connects mid-message gets it as one `llm.delta`. */
+  private readonly partial = new Map<string, { nodeId: string; text: string; turn?: number; at: string }>();
 
   constructor(recorded: readonly string[] = []) {
     this.lines = [...recorded];
@@ -49,6 +51,7 @@ export class RunEventLog {
 
   /** Records (unless transient) and delivers one event. */
   push(event: RunEvent): void {
+    this.trackPartial(event);
     const data = JSON.stringify(event);
     let logged: LoggedEvent;
     if (TRANSIENT_EVENT_TYPES.has(event.type)) logged = { type: event.type, data };
@@ -57,6 +60,16 @@ export class RunEventLog {
       logged = { id: this.lines.length, type: event.type, data };
     }
     for (const listener of this.listeners) listener.event(logged);
+  }
+
+  private trackPartial(event: RunEvent): void {
+    if (event.type === 'llm.delta') {
+      const p = this.partial.get(event.nodeId);
+      if (p && p.turn === event.turn) p.text += event.text;
+      else this.partial.set(event.nodeId, { nodeId: event.nodeId, text: event.text, ...(event.turn !== undefined ? { turn: event.turn } : {}), at: event.at });
+    } else if ('nodeId' in event && (event.type === 'llm.response' || event.type === 'conversation.reply' || event.type.startsWith('stage.'))) {
+      this.partial.delete(event.nodeId);
+    }
   }
 
   /** Delivers a message of the server's own (not a run event; never recorded or replayed), e.g. the pending questions. */
@@ -81,12 +94,16 @@ export class RunEventLog {
   }
 
   /**
-   * Replays what came after `lastId`, then follows: no event is lost or
-   * repeated between the two. Returns the unsubscribe function; a log that
-   * has ended calls `end` at once.
+   * Replays what came after `lastId`, then the text an LLM is streaming now
+   * (one `llm.delta` per node, what was streamed so far), then follows: no
+   * event is lost or repeated between the two. Returns the unsubscribe
+   * function; a log that has ended calls `end` at once.
    */
   follow(lastId: number, listener: EventListener): () => void {
     for (const event of this.since(lastId)) listener.event(event);
+    for (const p of this.partial.values()) {
+      listener.event({ type: 'llm.delta', data: JSON.stringify({ type: 'llm.delta', nodeId: p.nodeId, text: p.text, ...(p.turn !== undefined ? { turn: p.turn } : {}), at: p.at }) });
+    }
     if (this.over) {
       listener.end();
       return () => {};
@@ -99,6 +116,7 @@ export class RunEventLog {
   end(): void {
     if (this.over) return;
     this.over = true;
+    this.partial.clear();
     for (const listener of this.listeners) listener.end();
     this.listeners.clear();
   }
