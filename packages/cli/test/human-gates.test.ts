@@ -86,18 +86,31 @@ describe('--answers across an interruption', () => {
     writeFileSync(join(dir, 'answers.json'), JSON.stringify(['Y', 'N']));
     const runDir = join(dir, 'r');
     const child = spawn(process.execPath, [BIN, 'run', file, '--simulate', '--answers', join(dir, 'answers.json'), '--quiet', '--logs-dir', runDir], { cwd: ROOT });
-    const done = new Promise((r) => child.on('close', r));
-    const until = Date.now() + 10_000;
-    while (Date.now() < until) {
+    let exited = false;
+    const done = new Promise((r) => child.on('close', r)).finally(() => (exited = true));
+    // Interrupt the run while `wait` sleeps, once g1 has completed with the first answer. If that
+    // does not happen in time there is nothing for resume to skip: fail rather than test something else.
+    const g1Done = () => {
       try {
-        if (readFileSync(join(runDir, 'interviews.jsonl'), 'utf8').trim()) break;
+        return readFileSync(join(runDir, 'journal.jsonl'), 'utf8').includes('"node":"g1"');
       } catch {
-        // not yet
+        return false; // not yet
       }
-      await new Promise((r) => setTimeout(r, 20));
+    };
+    const until = Date.now() + 15_000;
+    while (!g1Done() && !exited && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    if (!g1Done()) {
+      child.kill('SIGKILL');
+      await done;
+      throw new Error(exited ? 'the run ended before g1 was recorded' : 'g1 was not recorded within 15 s');
     }
     child.kill('SIGINT');
     await done;
+    // The interruption came between the gates: g1 answered (Y), g2 not asked yet.
+    const interrupted = JSON.parse(readFileSync(join(runDir, 'checkpoint.json'), 'utf8')) as { status: string; completed_nodes: string[] };
+    expect(interrupted.status).toBe('interrupted');
+    expect(interrupted.completed_nodes).toEqual(['start', 'g1']);
+    expect(readFileSync(join(runDir, 'interviews.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
     const resumed = orchestra('resume', runDir, '--simulate', '--answers', join(dir, 'answers.json'), '--quiet');
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain('human: g2: Second? → [N] No');

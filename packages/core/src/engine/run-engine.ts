@@ -145,6 +145,22 @@ function entryOf(session: Session, nodeId: string, step: StepResult, decision: R
   };
 }
 
+/** Steps taken by each call of the engine (one options object), across its `loop_restart`s. */
+const stepsTaken = new WeakMap<EngineOptions, number>();
+
+/**
+ * Counts a step (a node run, or the exit sending the run back to a goal
+ * gate's retry target) and says why the run must stop when it is one more
+ * than {@link EngineOptions.maxSteps}.
+ */
+function overStepLimit(options: EngineOptions): string | undefined {
+  if (options.maxSteps === undefined) return undefined;
+  const taken = (stepsTaken.get(options) ?? 0) + 1;
+  stepsTaken.set(options, taken);
+  if (taken <= options.maxSteps) return undefined;
+  return `the run took more than ${options.maxSteps} steps (maxSteps=${options.maxSteps}) without ending`;
+}
+
 /**
  * The engine loop (spec §3.2), from `state.nextNode` until the run ends, is
  * interrupted, parks or restarts: step → decide → append → apply.
@@ -192,6 +208,8 @@ async function drive(session: Session): Promise<RunResult | Restart> {
     // A store write that failed (a full disk) stops the run before another node runs (and uses, say, a recorded answer).
     await recorder.settle();
     if (signal.aborted) return interrupt(session, abortReason(signal));
+    const tooMany = overStepLimit(options);
+    if (tooMany) return finish(session, 'failed', tooMany);
     const node = graph.nodes.get(state.nextNode);
     if (!node) return finish(session, 'failed', `node ${state.nextNode} does not exist`);
 

@@ -46,8 +46,10 @@ export function createWaitHumanHandler(interviewer: Interviewer): Handler {
         const question: Question = { text, type: 'FREEFORM', options: [], stage: node.id, metadata: {}, ...(timeoutMs ? { timeoutMs } : {}) };
         const answer = await askHuman(input, interviewer, question);
         recordInteraction(input, question, answer);
-        if (answer.value === 'SKIPPED') return { status: 'fail', failureReason: `no answer for ${node.id} (input ended or no answers left)`, retryable: false };
-        if (answer.value === 'TIMEOUT') return { status: 'retry', failureReason: `no answer for ${node.id} within ${node.attributes['human.timeout']}` };
+        if (answer.value === 'SKIPPED') return { status: 'fail', failureReason: `no answer for human gate ${node.id} (input ended or no answers left)`, retryable: false };
+        if (answer.value === 'TIMEOUT') {
+          return { status: 'retry', failureReason: `no answer for human gate ${node.id} within ${node.attributes['human.timeout'] ?? 'the time allowed'}` };
+        }
         const to = (edges[0] as (typeof edges)[number]).to;
         return { status: 'success', contextUpdates: { 'human.gate.text': answer.text ?? answer.value }, suggestedNextIds: [to], notes: `answered ${node.id}` };
       }

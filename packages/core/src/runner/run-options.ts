@@ -45,6 +45,14 @@ export interface RunOptions {
   /** Longest the checkpoint may lag the journal during a run (default 500 ms). */
   checkpointIntervalMs?: number;
   /**
+   * Most steps this call may take, a positive integer, across `loop_restart`s
+   * (a step: a node run, retries included, or the exit sending the run back
+   * to a goal gate's retry target); the step past it fails the run. Unset: no
+   * limit besides `max_visits`. Tests set it so that a run that loops fails
+   * instead of spinning.
+   */
+  maxSteps?: number;
+  /**
    * With the default file store: flush the journal to disk after every node,
    * not only with each checkpoint. Without it a killed process still loses
    * nothing; with it, neither does a power loss.

@@ -16,6 +16,7 @@ export function engineOptions(options: RunOptions, workdir: string): EngineOptio
     ...(options.random ? { random: options.random } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.checkpointIntervalMs !== undefined ? { checkpointIntervalMs: options.checkpointIntervalMs } : {}),
+    ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
     ...(options.initialContext ? { initialContext: options.initialContext } : {}),
     ...(options.source !== undefined ? { source: options.source } : {}),
     ...(options.sourceFile !== undefined ? { sourceFile: options.sourceFile } : {}),

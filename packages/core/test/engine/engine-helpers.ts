@@ -8,7 +8,9 @@ import {
   loadPipeline,
   runPipeline,
   simulationBackend,
+  systemClock,
   type Checkpoint,
+  type Clock,
   type Graph,
   type Handler,
   type HandlerInput,
@@ -97,6 +99,20 @@ export function registryWith(handlers: Record<string, Handler> = {}): HandlerReg
   return registry;
 }
 
+/**
+ * The step limit the run helpers give every run (`RunOptions.maxSteps`), far
+ * above what any test pipeline needs: a bug that makes a run loop (a goal
+ * gate sending the run back for ever, say) fails the test within moments
+ * instead of spinning until CI is killed. A test that means to run longer
+ * passes its own `maxSteps`.
+ */
+export const TEST_MAX_STEPS = 5_000;
+
+/** Options for `runPipeline` / `resumePipeline` called directly in a test: {@link TEST_MAX_STEPS} plus `options`. */
+export function bounded<T extends object>(options: T): T & { maxSteps: number } {
+  return { maxSteps: TEST_MAX_STEPS, ...options };
+}
+
 /** Options of {@link run}: run options plus handlers to register by type. */
 export type RunHelperOptions = Partial<RunOptions> & { handlers?: Record<string, Handler> };
 
@@ -108,7 +124,7 @@ export interface RunOutput {
   graph: Graph;
 }
 
-/** Runs `source` where `where` says, with a fixed jitter source, collecting events. */
+/** Runs `source` where `where` says, with a fixed jitter source and {@link TEST_MAX_STEPS}, collecting events. */
 async function runIn(source: string, options: RunHelperOptions, where: { logsRoot: string } | { store: RunStore }): Promise<Omit<RunOutput, 'logsRoot'>> {
   const { handlers, ...rest } = options;
   const registry = options.registry ?? registryWith(handlers);
@@ -116,6 +132,7 @@ async function runIn(source: string, options: RunHelperOptions, where: { logsRoo
   const events: RunEvent[] = [];
   const result = await runPipeline(graph, {
     random: () => 0,
+    maxSteps: TEST_MAX_STEPS,
     ...rest,
     registry,
     ...where,
@@ -127,7 +144,7 @@ async function runIn(source: string, options: RunHelperOptions, where: { logsRoo
   return { result, events, graph };
 }
 
-/** Loads `source` and runs it in a fresh run directory with a fixed jitter source, collecting events. */
+/** Loads `source` and runs it in a fresh run directory with a fixed jitter source and a step limit ({@link TEST_MAX_STEPS}), collecting events. */
 export async function run(source: string, options: RunHelperOptions = {}): Promise<RunOutput> {
   const logsRoot = options.logsRoot ?? newLogsRoot();
   return { ...(await runIn(source, options, { logsRoot })), logsRoot };
@@ -193,4 +210,84 @@ export function untilAborted(signal: AbortSignal): Promise<never> {
 /** DOT for a digraph with the usual start and exit nodes around `body`. */
 export function dot(body: string, name = 'P', graphAttrs = ''): string {
   return `digraph ${name} {\n${graphAttrs ? `  graph [${graphAttrs}]\n` : ''}  start [shape=Mdiamond]\n  exit [shape=Msquare]\n${body}\n}\n`;
+}
+
+/**
+ * A clock that moves only when the test says ({@link ManualClock.advance}):
+ * node timeouts and retry back-off (everything the engine times on
+ * `RunOptions.clock`) happen exactly when the test makes them, whatever the
+ * machine's load. What handlers time themselves (a killed tool's grace
+ * period, say) still runs on real time.
+ */
+export class ManualClock implements Clock {
+  private time = 0;
+  private nextId = 1;
+  private readonly timers = new Map<number, { at: number; fn: () => void }>();
+  /** Every delay asked for, in order. */
+  readonly requested: number[] = [];
+
+  now(): number {
+    return this.time;
+  }
+
+  setTimeout(fn: () => void, ms: number): unknown {
+    const id = this.nextId++;
+    this.timers.set(id, { at: this.time + ms, fn });
+    this.requested.push(ms);
+    return id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+
+  /** How long each waiting timer has left, soonest first. */
+  get pending(): number[] {
+    return [...this.timers.values()].map((t) => t.at - this.time).sort((a, b) => a - b);
+  }
+
+  /** Moves time on by `ms`, firing the timers that fall due on the way, in order. */
+  advance(ms: number): void {
+    const until = this.time + ms;
+    for (;;) {
+      let due: [number, { at: number; fn: () => void }] | undefined;
+      for (const entry of this.timers) if (entry[1].at <= until && (!due || entry[1].at < due[1].at)) due = entry;
+      if (!due) break;
+      this.timers.delete(due[0]);
+      this.time = due[1].at;
+      due[1].fn();
+    }
+    this.time = until;
+  }
+}
+
+/** A clock whose timers fire at once (and that records the delays asked for): back-off and timeouts without waiting. */
+export function instantClock(): Clock & { requested: number[] } {
+  const requested: number[] = [];
+  return {
+    requested,
+    now: () => 0,
+    setTimeout: (fn, ms) => {
+      requested.push(ms);
+      return systemClock.setTimeout(fn, 0);
+    },
+    clearTimeout: (handle) => systemClock.clearTimeout(handle),
+  };
+}
+
+/**
+ * `promise`, or a rejection naming `what` when it has not settled after `ms`
+ * of real time: a run driven by a {@link ManualClock} that would hang fails
+ * with a message instead of the test's timeout.
+ */
+export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not done after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -173,7 +173,10 @@ describe('interrupt and resume (spec §5.3, §11.7)', () => {
     const controller = new AbortController();
     const first = await run(SOURCE, { handlers: { s: interrupting('c', controller) }, signal: controller.signal });
     expect(existsSync(join(first.logsRoot, 'pipeline.dot'))).toBe(false);
-    await expect(resumePipeline(first.logsRoot, { registry: registryWith({ s: normal }) })).rejects.toMatchObject({ code: 'ORCH_CHECKPOINT' });
+    await expect(resumePipeline(first.logsRoot, { registry: registryWith({ s: normal }) })).rejects.toMatchObject({
+      code: 'ORCH_CHECKPOINT',
+      message: `${first.logsRoot} has no copy of the pipeline it was started with; pass the graph to resume it`,
+    });
     const resumed = await resumePipeline(first.logsRoot, { registry: registryWith({ s: normal }), graph: graphFrom(SOURCE), random: () => 0 });
     expect(resumed.completedNodes).toEqual(expected.completedNodes);
     expect(resumed.context).toEqual(expected.context);
@@ -278,6 +281,22 @@ describe('crash recovery (journal replay)', () => {
     expect(again.alreadyFinished).toBe(true);
   });
 
+  it('cuts off a torn last line longer than the 64 KiB read back at a time, keeping every whole line before it', async () => {
+    const { snapshot, full } = await crashCopy('d', 60_000);
+    const journal = join(snapshot, 'journal.jsonl');
+    const whole = readFileSync(journal, 'utf8');
+    // A crash while a node with a large context value was being recorded: no newline for 100 KB back.
+    appendFileSync(journal, `{"seq":6,"node":"d","status":"success","retries":0,"context":{"d.blob":"${'x'.repeat(100_000)}`);
+    const resumed = await resumePipeline(snapshot, { registry: registryWith({ s: normal }), random: () => 0 });
+    expect(resumed.completedNodes).toEqual(full.completedNodes);
+    const after = readFileSync(journal, 'utf8');
+    expect(after.startsWith(whole)).toBe(true);
+    expect(after).not.toContain('xxxx');
+    expect(readJournal(snapshot)).toMatchObject({ torn: false, entries: journalAt(snapshot) });
+    expect(readJournal(snapshot).problem).toBeUndefined();
+    expect(journalAt(snapshot).map((e) => e.seq)).toEqual(full.completedNodes.map((_, i) => i + 1));
+  });
+
   it('keeps run-log entries of nodes completed before the crash', async () => {
     const logging: Handler = {
       execute(input) {
@@ -305,6 +324,42 @@ describe('crash recovery (journal replay)', () => {
     await resumePipeline(snapshot, { registry: registryWith({ s: logging }), random: () => 0 });
     expect(checkpointAt(snapshot).logs).toEqual(expectedLogs);
   });
+
+  it('keeps the run log of a checkpoint taken mid-run and adds the journal lines after it, once each', async () => {
+    const logging: Handler = {
+      execute(input) {
+        input.context.appendLog(`${input.node.id} at attempt ${input.attempt}`);
+        return behaviour(input);
+      },
+    };
+    const expected = ['a at attempt 1', 'b at attempt 1', 'b at attempt 2', 'c at attempt 1', 'd at attempt 1'];
+    // The checkpoint as it was when c started (the log of start, a, b in it), the journal as it was when d started (c's line too).
+    const copyAt = async (at: string): Promise<{ snapshot: string; checkpoint: string }> => {
+      const snapshot = newLogsRoot();
+      let checkpoint = '';
+      const copying: Handler = {
+        execute(input) {
+          if (!checkpoint && input.node.id === at) {
+            checkpoint = readFileSync(join(input.logsRoot, 'checkpoint.json'), 'utf8');
+            cpSync(input.logsRoot, snapshot, { recursive: true });
+            rmSync(join(snapshot, 'run.lock'), { force: true }); // a killed owner's lease is stale
+          }
+          return logging.execute(input);
+        },
+      };
+      const { logsRoot } = await run(SOURCE, { handlers: { s: copying }, source: SOURCE, checkpointIntervalMs: 0 });
+      expect(checkpointAt(logsRoot).logs).toEqual(expected);
+      return { snapshot, checkpoint };
+    };
+    const { checkpoint: atC } = await copyAt('c');
+    const { snapshot } = await copyAt('d');
+    writeFileSync(join(snapshot, 'checkpoint.json'), atC);
+    expect(checkpointAt(snapshot)).toMatchObject({ journal_seq: 3, logs: ['a at attempt 1', 'b at attempt 1', 'b at attempt 2'] });
+    expect(journalAt(snapshot).find((e) => e.node === 'c')?.logs).toEqual(['c at attempt 1']);
+    const resumed = await resumePipeline(snapshot, { registry: registryWith({ s: logging }), random: () => 0 });
+    expect(resumed.status).toBe('success');
+    expect(checkpointAt(snapshot).logs).toEqual(expected);
+  });
 });
 
 describe('resume refuses unusable run directories, leaving them untouched', () => {
@@ -322,12 +377,13 @@ describe('resume refuses unusable run directories, leaving them untouched', () =
     );
   }
 
-  async function expectRefused(dir: string, message?: RegExp): Promise<void> {
+  /** Resume refuses `dir` with a message that names the problem (`message`), and leaves its files as they were. */
+  async function expectRefused(dir: string, message: RegExp): Promise<void> {
     const before = existsSync(dir) ? filesOf(dir) : undefined;
     const error = await resumePipeline(dir, { registry: registryWith({ s: normal }) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CheckpointError);
     expect(error).toMatchObject({ code: 'ORCH_CHECKPOINT' });
-    if (message) expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).toMatch(message);
     if (before) expect(filesOf(dir)).toEqual(before);
   }
 
@@ -341,7 +397,7 @@ describe('resume refuses unusable run directories, leaving them untouched', () =
   it('an empty checkpoint.json', async () => {
     const dir = await finishedRun();
     writeFileSync(join(dir, 'checkpoint.json'), '');
-    await expectRefused(dir);
+    await expectRefused(dir, /checkpoint\.json is corrupt or truncated \(not valid JSON\); it was left untouched$/);
   });
 
   it('a foreign JSON file in place of the checkpoint', async () => {
@@ -374,7 +430,7 @@ describe('resume refuses unusable run directories, leaving them untouched', () =
   });
 
   it('a missing run directory', async () => {
-    await expectRefused(join(newLogsRoot(), 'nope'));
+    await expectRefused(join(newLogsRoot(), 'nope'), /\/run\/nope does not exist$/);
   });
 
   it('a directory that is not a run', async () => {

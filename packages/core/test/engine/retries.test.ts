@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { SETTLE_AFTER_TIMEOUT_MS } from '../../src/engine/execute-node.js';
 import {
   DEFAULT_BACKOFF,
   RETRY_PRESETS,
@@ -8,7 +9,7 @@ import {
   type BackoffConfig,
   type Graph,
 } from '../../src/index.js';
-import { checkpointAt, dot, eventsOf, graphFrom, journalAt, run, runInMemory, scripted, statusAt, untilAborted, useTempDirs } from './engine-helpers.js';
+import { ManualClock, checkpointAt, dot, eventsOf, graphFrom, instantClock, journalAt, run, runInMemory, scripted, statusAt, untilAborted, useTempDirs, within } from './engine-helpers.js';
 
 useTempDirs();
 
@@ -107,6 +108,16 @@ describe('buildRetryPolicy (spec §3.5)', () => {
     expect(policyOf(single('', 'default_max_retry=2'))).toBe(3);
     expect(policyOf(single('max_retries=0', 'default_max_retries=5'))).toBe(1);
   });
+
+  it('takes default_max_retries before the legacy default_max_retry when a graph sets both (docs/running.md, Retries)', () => {
+    // Whichever is written first: the order is the attributes', not the file's.
+    expect(policyOf(single('', 'default_max_retries=2, default_max_retry=5'))).toBe(3);
+    expect(policyOf(single('', 'default_max_retry=5, default_max_retries=2'))).toBe(3);
+    // 0 is a value, not a gap: it does not fall through to the alias.
+    expect(policyOf(single('', 'default_max_retries=0, default_max_retry=4'))).toBe(1);
+    // The alias still comes before the graph's default_retry_policy preset (standard: 5 attempts).
+    expect(policyOf(single('', 'default_max_retry=1, default_retry_policy=standard'))).toBe(2);
+  });
 });
 
 describe('retries in a run (spec §3.5, §11.5)', () => {
@@ -183,6 +194,14 @@ describe('retries in a run (spec §3.5, §11.5)', () => {
     expect(s.count('a')).toBe(1);
   });
 
+  it('with both graph defaults set, retries as often as default_max_retries says, not the legacy alias', async () => {
+    const s = scripted({ a: { status: 'fail', failureReason: 'still broken' } });
+    const { result, events } = await runInMemory(single('', 'default_max_retry=3, default_max_retries=1'), { handlers: { s: s.handler } });
+    expect(s.attempts).toEqual(['a#1', 'a#2']);
+    expect(result).toMatchObject({ status: 'fail', retries: 1, failureReason: 'a failed: still broken' });
+    expect(eventsOf(events, 'stage.retrying').map((e) => e.attempt)).toEqual([2]);
+  });
+
   it('does not retry a thrown non-transient error, but retries transient ones', async () => {
     const fatal = scripted({
       a: () => {
@@ -207,6 +226,34 @@ describe('retries in a run (spec §3.5, §11.5)', () => {
       expect(flaky.count('a')).toBe(2);
       expect(result.status).toBe('success');
       expect(eventsOf(events, 'stage.failed')[0]).toMatchObject({ failureReason: transient.message, willRetry: true });
+    }
+  });
+
+  it('retries a thrown 5xx wherever the error carries it, and not a 4xx next to it', async () => {
+    // Independent of the unit cases above: the boundaries of the range, on each field a client library uses.
+    const serverErrors: unknown[] = [{ statusCode: 500, message: 'internal' }, { response: { status: 599 } }, new Error('gateway', { cause: { status: 502 } })];
+    for (const error of serverErrors) {
+      const s = scripted({
+        a: [
+          () => {
+            throw error;
+          },
+          { status: 'success' },
+        ],
+      });
+      const { result } = await runInMemory(single('max_retries=1'), { handlers: { s: s.handler }, clock: instantClock() });
+      expect(s.count('a'), JSON.stringify(error)).toBe(2);
+      expect(result.status).toBe('success');
+    }
+    for (const error of [{ statusCode: 499 }, { response: { status: 404 } }]) {
+      const s = scripted({
+        a: () => {
+          throw error;
+        },
+      });
+      const { result } = await runInMemory(single('max_retries=3'), { handlers: { s: s.handler }, clock: instantClock() });
+      expect(s.count('a'), JSON.stringify(error)).toBe(1);
+      expect(result.status).toBe('fail');
     }
   });
 
@@ -238,24 +285,31 @@ describe('node timeout', () => {
         return untilAborted(signal);
       },
     });
-    const started = performance.now();
-    const { result, logsRoot, events } = await run(single('timeout="200ms"'), { handlers: { s: s.handler } });
-    const elapsed = performance.now() - started;
+    // The timeout counts on the injected clock: it fires when the clock says 200 ms have passed, not before.
+    const clock = new ManualClock();
+    const running = run(single('timeout="200ms"'), { handlers: { s: s.handler }, clock });
+    await vi.waitFor(() => expect(clock.pending).toEqual([200]));
+    clock.advance(199);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(seen?.aborted).toBe(false);
+    clock.advance(1);
+    const { result, logsRoot, events } = await within(running, 10_000, 'the run after its node timed out');
     expect(result.status).toBe('fail');
     expect(result.failureReason).toContain('timed out after 200ms');
     expect(seen?.aborted).toBe(true);
-    expect(elapsed).toBeGreaterThanOrEqual(190);
-    expect(elapsed).toBeLessThan(2000);
     expect(statusAt(logsRoot, 'a')).toMatchObject({ outcome: 'fail', failure_reason: 'timed out after 200ms' });
     expect(eventsOf(events, 'pipeline.failed')).toHaveLength(1);
   });
 
   it('times out a handler that ignores its signal, and retries a timed-out attempt as transient', async () => {
     const s = scripted({ a: [() => new Promise<never>(() => {}), { status: 'success' }] });
-    const { result } = await runInMemory(single('timeout="100ms", max_retries=1'), { handlers: { s: s.handler } });
+    const clock = instantClock();
+    const { result } = await runInMemory(single('timeout="100ms", max_retries=1'), { handlers: { s: s.handler }, clock });
     expect(s.attempts).toEqual(['a#1', 'a#2']);
     expect(result.status).toBe('success');
     expect(result.retries).toBe(1);
+    // The timeout, the wait for the stopped handler to wind down (it never does), the back-off (random 0: half of 200 ms), the second attempt's timeout.
+    expect(clock.requested).toEqual([100, SETTLE_AFTER_TIMEOUT_MS, 100, 100]);
   });
 
   it('does not time out a node that finishes in time', async () => {

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadPipeline, readCheckpoint, runPipeline, simulationBackend, type Graph } from '../../src/index.js';
-import { newLogsRoot, statusAt, useTempDirs } from './engine-helpers.js';
+import { loadPipeline, readCheckpoint, runPipeline, simulationBackend, type Graph, type RunEvent } from '../../src/index.js';
+import { bounded, eventsOf, newLogsRoot, runInMemory, scripted, statusAt, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();
 
@@ -42,7 +42,8 @@ describe('spec §11.13 integration smoke test (simulation backend)', () => {
 
     // 3. Execute
     const logsRoot = newLogsRoot();
-    const result = await runPipeline(graph, { backend: simulationBackend, logsRoot, source: DOT });
+    const events: RunEvent[] = [];
+    const result = await runPipeline(graph, bounded({ backend: simulationBackend, logsRoot, source: DOT, onEvent: (e: RunEvent) => void events.push(e) }));
 
     // 4. Verify
     expect(result.status).toBe('success');
@@ -56,8 +57,10 @@ describe('spec §11.13 integration smoke test (simulation backend)', () => {
     expect(readFileSync(join(logsRoot, 'plan', 'prompt.md'), 'utf8')).toBe('Plan how to create a hello world script for: Create a hello world Python script');
     expect(readFileSync(join(logsRoot, 'review', 'response.md'), 'utf8')).toBe('[Simulated] Response for stage: review');
 
-    // 5. Verify goal gate
+    // 5. Verify goal gate: satisfied when the run reached done, so done ran once, at once.
     expect(statusAt(logsRoot, 'implement').outcome).toBe('success');
+    expect(eventsOf(events, 'goal_gate.unsatisfied')).toEqual([]);
+    expect(eventsOf(events, 'stage.started').filter((e) => e.nodeId === 'done')).toHaveLength(1);
 
     // 6. Verify checkpoint
     const checkpoint = readCheckpoint(logsRoot);
@@ -65,5 +68,31 @@ describe('spec §11.13 integration smoke test (simulation backend)', () => {
     expect(checkpoint.completed_nodes).toEqual(expect.arrayContaining(['plan', 'implement', 'review']));
     expect(checkpoint.node_outcomes.implement).toBe('success');
     expect(checkpoint.status).toBe('completed');
+  });
+
+  /**
+   * The same pipeline, but review also takes a failed implementation (and may
+   * pass it), so the run can reach done with the goal gate unsatisfied; the
+   * graph's retry_target (when set) is where the gate sends it back.
+   */
+  const LENIENT = DOT.replace('implement -> review [condition="outcome=success"]', 'implement -> review [condition="outcome!=retry"]').replace('    implement -> plan   [condition="outcome=fail", label="Retry"]\n', '');
+
+  it('the goal gate decides at done: an unsatisfied implement sends the run back to the retry target', async () => {
+    const source = LENIENT.replace('graph [goal="Create a hello world Python script"]', 'graph [goal="Create a hello world Python script", retry_target="plan"]');
+    const implement = scripted({ implement: [{ status: 'fail', failureReason: 'tests fail' }, { status: 'success' }] });
+    const { result, events } = await runInMemory(source, { handlers: { codergen: implement.handler } });
+    expect(result.status).toBe('success');
+    expect(result.completedNodes).toEqual(['start', 'plan', 'implement', 'review', 'plan', 'implement', 'review', 'done']);
+    expect(eventsOf(events, 'goal_gate.unsatisfied')).toEqual([expect.objectContaining({ nodeId: 'implement', retryTarget: 'plan' })]);
+    expect(eventsOf(events, 'stage.started').filter((e) => e.nodeId === 'done')).toHaveLength(1);
+  });
+
+  it('the goal gate decides at done: without a retry target an unsatisfied implement fails the run, and done never runs', async () => {
+    const implement = scripted({ implement: { status: 'fail', failureReason: 'tests fail' } });
+    const { result, events } = await runInMemory(LENIENT, { handlers: { codergen: implement.handler } });
+    expect(result).toMatchObject({ status: 'fail', failureReason: 'goal gate implement is unsatisfied and there is no retry target' });
+    expect(result.completedNodes).toEqual(['start', 'plan', 'implement', 'review']);
+    expect(eventsOf(events, 'goal_gate.unsatisfied')).toEqual([expect.objectContaining({ nodeId: 'implement', retryTarget: null })]);
+    expect(eventsOf(events, 'stage.started').filter((e) => e.nodeId === 'done')).toEqual([]);
   });
 });

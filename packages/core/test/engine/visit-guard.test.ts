@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_VISITS, resumePipeline, type Handler } from '../../src/index.js';
-import { dot, eventsOf, journalAt, registryWith, run, runInMemory, scripted, untilAborted, useTempDirs } from './engine-helpers.js';
+import { bounded, dot, eventsOf, journalAt, registryWith, run, runInMemory, scripted, untilAborted, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();
 
@@ -77,7 +77,7 @@ describe('runaway-loop guard: max_visits (orchestra extension)', () => {
     expect(journalAt(interrupted.logsRoot).filter((e) => e.node === 'a')).toHaveLength(3);
 
     const again = scripted({ b: { status: 'success', contextUpdates: { again: 'yes' } } });
-    const resumed = await resumePipeline(interrupted.logsRoot, { registry: registryWith({ s: again.handler }) });
+    const resumed = await resumePipeline(interrupted.logsRoot, bounded({ registry: registryWith({ s: again.handler }) }));
     expect(resumed.status).toBe('fail');
     expect(again.count('a')).toBe(1); // the fourth visit; a fifth is refused
     expect(resumed.failureReason).toMatch(/^node a already ran 4 times \(max_visits=4\)/);
@@ -111,5 +111,60 @@ describe('runaway-loop guard: max_visits (orchestra extension)', () => {
     // The failed parallel node then follows its one edge into the same loop in the main run, which is guarded as well.
     expect(result.completedNodes).toEqual(['start', 'fan', 'a', 'b', 'a', 'b']);
     expect(result.failureReason).toMatch(/^node a already ran 2 times/);
+  });
+});
+
+describe('step limit: RunOptions.maxSteps (orchestra extension)', () => {
+  const forever = () => scripted({ b: { status: 'success', contextUpdates: { again: 'yes' } } });
+  const limitReason = (n: number) => `the run took more than ${n} steps (maxSteps=${n}) without ending`;
+
+  it('fails a run that takes more steps, before the step past the limit runs anything', async () => {
+    const s = forever();
+    const { result, events } = await runInMemory(loop('', 'default_max_visits=0'), { handlers: { s: s.handler }, maxSteps: 7 });
+    expect(result.status).toBe('fail');
+    expect(result.failureReason).toBe(limitReason(7));
+    expect(result.completedNodes).toEqual(['start', 'a', 'b', 'a', 'b', 'a', 'b']);
+    expect(s.calls).toEqual(['a', 'b', 'a', 'b', 'a', 'b']);
+    expect(eventsOf(events, 'pipeline.failed')).toEqual([expect.objectContaining({ failureReason: limitReason(7), nodesRun: 7 })]);
+  });
+
+  it('lets a run of exactly maxSteps steps end; retries of a node are part of its step', async () => {
+    const s = scripted({ a: [{ status: 'fail' }, { status: 'success' }], b: { status: 'success', contextUpdates: { again: 'no' } } });
+    const { result } = await runInMemory(loop('max_retries=1'), { handlers: { s: s.handler }, maxSteps: 4 });
+    expect(result.status).toBe('success');
+    expect(result.completedNodes).toEqual(['start', 'a', 'b', 'exit']);
+    const short = await runInMemory(loop(), { handlers: { s: rounds(1).handler }, maxSteps: 3 });
+    expect(short.result).toMatchObject({ status: 'fail', failureReason: limitReason(3), completedNodes: ['start', 'a', 'b'] });
+  });
+
+  it('counts the exit sending the run back to a goal gate as a step', async () => {
+    // start, impl (fails), exit -> back to impl, impl, exit: 4 nodes run and 1 jump.
+    const source = dot('  impl [type="s", goal_gate=true, retry_target=impl]\n  start -> impl\n  impl -> exit [condition="outcome!=retry"]');
+    const ok = await runInMemory(source, { handlers: { s: scripted({ impl: [{ status: 'fail' }, { status: 'success' }] }).handler }, maxSteps: 5 });
+    expect(ok.result.status).toBe('success');
+    expect(ok.result.completedNodes).toEqual(['start', 'impl', 'impl', 'exit']);
+    const cut = await runInMemory(source, { handlers: { s: scripted({ impl: [{ status: 'fail' }, { status: 'success' }] }).handler }, maxSteps: 4 });
+    expect(cut.result).toMatchObject({ status: 'fail', failureReason: limitReason(4), completedNodes: ['start', 'impl', 'impl'] });
+  });
+
+  it('counts across loop_restart, which max_visits cannot bound (every run starts afresh)', async () => {
+    // a restarts the run at a for as long as done != yes, which never comes.
+    const source = dot('  a [type="s"]\n  start -> a\n  a -> a [loop_restart=true, condition="context.done!=yes"]\n  a -> exit [condition="context.done=yes"]');
+    const s = scripted();
+    const { result } = await run(source, { handlers: { s: s.handler }, maxSteps: 5 });
+    expect(result.status).toBe('fail');
+    expect(result.failureReason).toBe(limitReason(5));
+    expect(s.count('a')).toBe(4); // start, a | a | a | a: the sixth step is refused
+  });
+
+  it('counts each call on its own: a resumed run gets the whole limit again', async () => {
+    const controller = new AbortController();
+    const stopping = scripted({ b: () => (controller.abort(), { status: 'success', contextUpdates: { again: 'yes' } }) });
+    const source = loop('', 'default_max_visits=0');
+    const first = await run(source, { handlers: { s: stopping.handler }, signal: controller.signal, source, maxSteps: 3 });
+    expect(first.result.status).toBe('interrupted');
+    expect(first.result.completedNodes).toEqual(['start', 'a']); // b was interrupted: it is run again
+    const resumed = await resumePipeline(first.logsRoot, { registry: registryWith({ s: forever().handler }), maxSteps: 3 });
+    expect(resumed).toMatchObject({ status: 'fail', failureReason: limitReason(3), completedNodes: ['start', 'a', 'b', 'a', 'b'] });
   });
 });
