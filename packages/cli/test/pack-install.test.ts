@@ -1,4 +1,4 @@
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,6 +138,36 @@ describe('installable packages', () => {
     // The installed package is the bundle alone: no node_modules came with it.
     expect(existsSync(join(prefix, 'lib/node_modules/@orchestra/cli/node_modules'))).toBe(false);
   }, 120_000);
+
+  it('the installed orchestra serves the API and its web page (the page is in the tarball)', async () => {
+    const env = { ...plainEnv(), PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}` };
+    const cwd = mkdtempSync(join(work, 'served-'));
+    const child = spawn('orchestra', ['serve', '--port', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`orchestra serve printed no URL: ${out}`)), 20_000);
+        const read = (b: Buffer) => {
+          out += b.toString();
+          const match = /serving (http:\/\/\S+) /.exec(out);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[1] as string);
+          }
+        };
+        child.stdout.on('data', read);
+        child.stderr.on('data', read);
+      });
+      const page = await (await fetch(`${url}/`)).text();
+      expect(page).toContain('/assets/app.js');
+      const script = await fetch(`${url}/assets/app.js`);
+      expect(script.status).toBe(200);
+      expect((await script.text()).length).toBeGreaterThan(1000);
+      expect((await fetch(`${url}/pipelines`)).status).toBe(200);
+    } finally {
+      child.kill('SIGINT');
+    }
+  }, 60_000);
 
   it('a project installs the libraries, imports them from plain .mjs and type-checks a .ts consumer', () => {
     const project = join(work, 'project');
