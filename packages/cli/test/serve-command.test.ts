@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NETWORK_GUARD, reply, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
@@ -15,8 +15,8 @@ afterEach(async () => {
   await model.close();
 });
 
-function serve(args: string[], env: NodeJS.ProcessEnv = modelFreeEnv()) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+function serve(args: string[], env: NodeJS.ProcessEnv = modelFreeEnv(), cwd = ROOT) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
@@ -64,6 +64,29 @@ describe('orchestra serve', () => {
     expect(readFileSync(join(runsDir, id, 'fixes', 'response.md'), 'utf8')).toBe('answer to: Address the review comments');
   });
 
+  it('gives models no tools unless tools are allowed, whatever orchestra.yaml prefers', async () => {
+    model.respondWith(() => reply('done'));
+    const project = tempDir();
+    writeFileSync(join(project, 'orchestra.yaml'), `defaults:\n  backend: agent\n  model: scripted-model\nproviders:\n  openai:\n    base_url: ${model.url}\n`);
+    const env = modelFreeEnv({ OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
+    const server = serve(['--runs-dir', join(project, 'runs')], env, project);
+    const url = await server.url;
+    const source = readFileSync(join(ROOT, 'fixtures', 'simple.dot'), 'utf8');
+    const created = await fetch(`${url}/pipelines`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ source }) });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    let state = '';
+    for (let i = 0; i < 400 && state !== 'completed'; i += 1) {
+      state = ((await (await fetch(`${url}/pipelines/${id}`)).json()) as { state: string }).state;
+      if (state !== 'completed') await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(state).toBe('completed');
+    expect(model.completions.length).toBeGreaterThan(0);
+    for (const request of model.completions) expect(request.tools ?? []).toEqual([]);
+    server.child.kill('SIGINT');
+    expect(await server.exited).toBe(0);
+  });
+
   it('refuses to listen beyond loopback without a token or --no-auth, and bad flags', async () => {
     const open = await runOrchestra(['serve', '--host', '0.0.0.0', '--port', '0']);
     expect(open.code).toBe(2);
@@ -73,6 +96,11 @@ describe('orchestra serve', () => {
     expect((await runOrchestra(['serve', '--cors', 'https://a.example/path'])).stderr).toContain('--cors expects an origin');
     const both = await runOrchestra(['serve', '--token', 'abcdefghijklmnopq', '--no-auth']);
     expect(both.code).toBe(2);
+    const fromEnv = await runOrchestra(['serve', '--no-auth'], { env: modelFreeEnv({ ORCHESTRA_TOKEN: 'abcdefghijklmnopq' }) });
+    expect(fromEnv.stderr).toContain('$ORCHESTRA_TOKEN is set and --no-auth was given');
+    const agent = await runOrchestra(['serve', '--backend', 'agent']);
+    expect(agent.code).toBe(2);
+    expect(agent.stderr).toContain('--backend agent lets models run commands on this machine: add --allow-tools');
   });
 
   it('with --no-auth on another address it warns; with a token it asks for it', async () => {

@@ -62,4 +62,5 @@ export {
   type PipelineLoader,
   type PipelineLoaderOptions,
 } from './pipeline/pipeline-loader.js';
+export { OUTPUT_FILES_RULE, checkOutputFiles } from './pipeline/output-files.js';
 export { normalizeLabel, parseAccelerator, type Accelerator } from './graph/accelerator.js';

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OrchestraError, escapeControl, pathProblem, type CodergenBackend } from '@orchestra/core';
+import type { BackendRequest } from '@orchestra/server';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { abortOnSignals } from '../interrupt.js';
@@ -34,7 +35,7 @@ function webDir(): string | undefined {
 }
 
 /** Checks the flags; an error message for a bad one. */
-function checkFlags(flags: ServeFlags, token: string | undefined, isLoopback: (host: string) => boolean): { port: number; maxBody?: number } | string {
+function checkFlags(flags: ServeFlags, token: string | undefined, isLoopback: (host: string) => boolean, toolBackends: ReadonlySet<string>): { port: number; maxBody?: number } | string {
   const port = flags.port === undefined ? 7070 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) return `--port expects a port number (0-65535), got ${JSON.stringify(flags.port)}`;
   let maxBody: number | undefined;
@@ -43,7 +44,10 @@ function checkFlags(flags: ServeFlags, token: string | undefined, isLoopback: (h
     if (!Number.isInteger(maxBody) || maxBody < 1) return `--max-body expects a size in bytes, got ${JSON.stringify(flags.maxBody)}`;
   }
   if (token !== undefined && token.length < 16) return `the token must be at least 16 characters (use e.g. \`openssl rand -hex 24\`)`;
-  if (token !== undefined && flags.auth === false) return 'use --token or --no-auth, not both';
+  if (token !== undefined && flags.auth === false) return flags.token !== undefined ? 'use --token or --no-auth, not both' : `$${TOKEN_ENV} is set and --no-auth was given: unset one of them`;
+  if (flags.backend !== undefined && !flags.allowTools && toolBackends.has(flags.backend)) {
+    return `--backend ${flags.backend} lets models run commands on this machine: add --allow-tools to serve it`;
+  }
   const host = flags.host ?? '127.0.0.1';
   if (!isLoopback(host) && token === undefined && flags.auth !== false) {
     return `binding to ${host} lets other machines reach the server: give it a token (--token or $${TOKEN_ENV}), or accept an open server with --no-auth`;
@@ -68,8 +72,8 @@ function checkFlags(flags: ServeFlags, token: string | undefined, isLoopback: (h
  */
 export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number> {
   const token = flags.token ?? (process.env[TOKEN_ENV] || undefined);
-  const { startServer, isLoopback } = await import('@orchestra/server');
-  const checked = checkFlags(flags, token, isLoopback);
+  const { startServer, isLoopback, TOOL_BACKENDS } = await import('@orchestra/server');
+  const checked = checkFlags(flags, token, isLoopback, TOOL_BACKENDS);
   if (typeof checked === 'string') {
     io.stderr(`orchestra: ${checked}\n`);
     return ExitCode.usage;
@@ -85,9 +89,13 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
     io.stderr(`orchestra: --runs-dir ${escapeControl(problem.message)}\n`);
     return ExitCode.usage;
   }
-  const backendFor = async (_graph: unknown, request: { model?: string }): Promise<CodergenBackend> => {
+  // Models get no tools unless the server allows them: the chat backend, whatever orchestra.yaml prefers.
+  const backendFor = async (_graph: unknown, request: BackendRequest): Promise<CodergenBackend> => {
     const config = await loadRunConfig(undefined);
-    return modelBackend(config, { ...models, ...(request.model ? { model: request.model } : {}) });
+    const backend = request.backend ?? models.backend ?? (flags.allowTools ? undefined : 'chat');
+    const requested = modelFlags({ ...(request.model ? { model: request.model } : {}), ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}), ...(backend ? { backend } : {}) });
+    if (typeof requested === 'string') throw new OrchestraError('ORCH_BAD_REQUEST', requested);
+    return modelBackend(config, { ...models, ...requested });
   };
   const host = flags.host ?? '127.0.0.1';
   let server: Awaited<ReturnType<typeof startServer>>;

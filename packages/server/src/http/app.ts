@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { diagnosticToJson, FileRunStore, loadPipeline, sortDiagnostics } from '@orchestra/core';
+import { diagnosticToJson, FileRunStore, OrchestraError, loadPipeline, sortDiagnostics } from '@orchestra/core';
 import { ApiError } from '../runs/api-error.js';
 import type { ServerRuns } from '../runs/server-runs.js';
 import { questionJson } from '../runs/run-summary.js';
@@ -35,6 +35,8 @@ export function createApp(runs: ServerRuns, options: AppOptions = {}): Hono {
   const app = new Hono();
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error.status, error.code, error.message, error.details);
+    // A run whose files cannot be used (a damaged checkpoint): the request was fine, the run is not.
+    if (error instanceof OrchestraError) return errorResponse(c, 422, error.code, error.message);
     return errorResponse(c, 500, 'ORCH_INTERNAL', `internal error: ${error instanceof Error ? error.message : String(error)}`);
   });
   app.notFound((c) => errorResponse(c, 404, 'ORCH_NOT_FOUND', `no such endpoint: ${c.req.method} ${c.req.path}`));

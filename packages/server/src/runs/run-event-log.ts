@@ -29,6 +29,8 @@ export class RunEventLog {
   private over = false;
   /** Streamed LLM text not yet followed by its reply, by node: a client that connects mid-message gets it as one `llm.delta`. */
   private readonly partial = new Map<string, { nodeId: string; text: string; turn?: number; at: string }>();
+  /** The last server message of each type ({@link notify}), so a client that connects later gets where things stand. */
+  private readonly notices = new Map<string, string>();
 
   constructor(recorded: readonly string[] = []) {
     this.lines = [...recorded];
@@ -75,6 +77,7 @@ export class RunEventLog {
   /** Delivers a message of the server's own (not a run event; never recorded or replayed), e.g. the pending questions. */
   notify(type: string, value: unknown): void {
     const logged: LoggedEvent = { type, data: JSON.stringify(value) };
+    this.notices.set(type, logged.data);
     for (const listener of this.listeners) listener.event(logged);
   }
 
@@ -95,7 +98,8 @@ export class RunEventLog {
 
   /**
    * Replays what came after `lastId`, then the text an LLM is streaming now
-   * (one `llm.delta` per node, what was streamed so far), then follows: no
+   * (one `llm.delta` per node, what was streamed so far) and the last server
+   * message of each type (the pending questions), then follows: no
    * event is lost or repeated between the two. Returns the unsubscribe
    * function; a log that has ended calls `end` at once.
    */
@@ -104,6 +108,7 @@ export class RunEventLog {
     for (const p of this.partial.values()) {
       listener.event({ type: 'llm.delta', data: JSON.stringify({ type: 'llm.delta', nodeId: p.nodeId, text: p.text, ...(p.turn !== undefined ? { turn: p.turn } : {}), at: p.at }) });
     }
+    if (!this.over) for (const [type, data] of this.notices) listener.event({ type, data });
     if (this.over) {
       listener.end();
       return () => {};

@@ -1,6 +1,7 @@
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import {
   FileRunStore,
+  checkOutputFiles,
   OrchestraError,
   hasLlmStages,
   loadPipeline,
@@ -18,7 +19,7 @@ import {
 } from '@orchestra/core';
 import { ApiError } from './api-error.js';
 import { invalidPipeline, startError } from './run-errors.js';
-import { commandUses } from './tool-refusal.js';
+import { TOOL_BACKENDS, commandUses } from './tool-refusal.js';
 import { listRunIds, newRunDirectory, runDirectory } from './run-directories.js';
 import { RunEventLog } from './run-event-log.js';
 import { followRecordedEvents } from './recorded-events.js';
@@ -26,8 +27,19 @@ import { runSummary, type RunSummary } from './run-summary.js';
 import type { PendingQuestion } from './web-interviewer.js';
 import { launchRun, type ActiveRun, type RunWork } from './active-run.js';
 
-/** What a run's LLM stages call, for a run that is not simulated: from the server's configuration (orchestra.yaml, `--model`). */
-export type BackendFactory = (graph: Graph, request: { model?: string }) => Promise<CodergenBackend | undefined>;
+/** What a run asks of its model: a model (or alias), and when resuming a run the CLI started, the endpoint and backend it recorded. */
+export interface BackendRequest {
+  model?: string;
+  baseUrl?: string;
+  backend?: string;
+}
+
+/**
+ * What a run's LLM stages call, for a run that is not simulated: from the
+ * server's configuration (orchestra.yaml, `--model`). Without
+ * `allowTools` it must not give models tools (the `chat` backend).
+ */
+export type BackendFactory = (graph: Graph, request: BackendRequest) => Promise<CodergenBackend | undefined>;
 
 /** Options of {@link ServerRuns}. */
 export interface ServerRunsOptions {
@@ -69,6 +81,9 @@ export interface RunQuestion extends PendingQuestion {
 interface ServerRunOptions {
   simulate?: boolean;
   model?: string;
+  /** Recorded by `orchestra run --base-url` / `--backend` (a run the CLI started). */
+  base_url?: string;
+  backend?: string;
   phased_mode?: 'direct' | 'interactive';
 }
 
@@ -78,6 +93,8 @@ function recordedOptions(value: unknown): ServerRunOptions {
   return {
     ...(v.simulate === true ? { simulate: true } : {}),
     ...(typeof v.model === 'string' ? { model: v.model } : {}),
+    ...(typeof v.base_url === 'string' ? { base_url: v.base_url } : {}),
+    ...(typeof v.backend === 'string' ? { backend: v.backend } : {}),
     ...(v.phased_mode === 'interactive' || v.phased_mode === 'direct' ? { phased_mode: v.phased_mode } : {}),
   };
 }
@@ -107,7 +124,11 @@ export class ServerRuns {
     const loaded = loadPipeline(request.source, { file });
     if (!loaded.ok || !loaded.graph) throw invalidPipeline(file, loaded.diagnostics);
     const graph = loaded.graph;
-    if (!this.options.allowTools) {
+    if (this.options.allowTools) {
+      // Files a phased stage names are read from the server's working directory: what a run would find wrong is found now.
+      const files = await checkOutputFiles(graph, join(this.options.workdir ?? process.cwd(), file));
+      if (files.some((d) => d.severity === 'error')) throw invalidPipeline(file, [...loaded.diagnostics, ...files]);
+    } else {
       const uses = commandUses(graph);
       if (uses.length > 0) {
         throw new ApiError(
@@ -158,7 +179,12 @@ export class ServerRuns {
     const source = store.readSource();
     const loaded = source !== undefined ? loadPipeline(source, { file: `${id}/pipeline.dot` }) : undefined;
     if (!loaded?.graph) throw new ApiError(409, 'ORCH_CHECKPOINT', `run ${id} keeps no readable copy of its pipeline; it cannot be resumed here`);
-    const backend = await this.backendOf(loaded.graph, { simulate: options.simulate === true, ...(options.model ? { model: options.model } : {}) });
+    const backend = await this.backendOf(loaded.graph, {
+      simulate: options.simulate === true,
+      ...(options.model ? { model: options.model } : {}),
+      ...(options.base_url ? { baseUrl: options.base_url } : {}),
+      ...(options.backend ? { backend: options.backend } : {}),
+    });
     const recorded = store.readEvents();
     // Question ids go on from the questions asked before (answered or not), so an answer meant for one asked before never lands on a new one.
     const asked = recorded.filter((line) => line.includes('"type":"interview.started"')).length;
@@ -242,7 +268,11 @@ export class ServerRuns {
     }
     const report = await this.reportOf(dir);
     if (report.state !== 'parked') {
-      if (report.owner?.alive) throw new ApiError(409, 'ORCH_RUN_LOCKED', `run ${id} is driven by process ${report.owner.pid} on ${report.owner.host}; answer it there`);
+      if (report.owner?.alive) {
+        throw new ApiError(409, 'ORCH_RUN_LOCKED', `run ${id} is driven by process ${report.owner.pid} on ${report.owner.host}; answer it there`, {
+          owner: { pid: report.owner.pid, host: report.owner.host, since: report.owner.acquired_at },
+        });
+      }
       throw new ApiError(409, 'ORCH_NOT_PENDING', `question ${JSON.stringify(questionId)} is not pending: run ${id} waits for no answer (it is ${report.state})`);
     }
     const store = new FileRunStore(dir);
@@ -312,8 +342,8 @@ export class ServerRuns {
     return pending.map((p) => ({ id: p.id, question: p.question, askedAt: p.asked_at, source: 'parked' as const }));
   }
 
-  private async backendOf(graph: Graph, request: { simulate: boolean; model?: string }): Promise<CodergenBackend | undefined> {
-    if (request.simulate) {
+  private async backendOf(graph: Graph, { simulate, ...request }: BackendRequest & { simulate: boolean }): Promise<CodergenBackend | undefined> {
+    if (simulate) {
       if (request.model !== undefined) throw new ApiError(400, 'ORCH_BAD_REQUEST', 'give model or simulate, not both (a simulated run calls no model)');
       return simulationBackend;
     }
@@ -321,8 +351,11 @@ export class ServerRuns {
     if (!this.options.backendFor) {
       throw new ApiError(400, 'ORCH_NO_BACKEND', `${graph.name} has LLM stages and this server has no model configured (orchestra.yaml next to where it was started, or --model); submit with "simulate": true to try it with simulated responses`);
     }
+    if (request.backend !== undefined && TOOL_BACKENDS.has(request.backend) && !this.options.allowTools) {
+      throw new ApiError(403, 'ORCH_TOOLS_REFUSED', `the run was started with the ${request.backend} backend, which runs commands on this machine; this server refuses it unless started with --allow-tools`);
+    }
     try {
-      return await this.options.backendFor(graph, request.model !== undefined ? { model: request.model } : {});
+      return await this.options.backendFor(graph, request);
     } catch (error) {
       throw startError(error);
     }
@@ -331,10 +364,19 @@ export class ServerRuns {
   /** Starts `work` as run `id` (tracked as active until it ends) and resolves once it has emitted its first event; rejects with what stopped it before. */
   private async launch(id: string, dir: string, log: RunEventLog, askedBefore: number, work: RunWork): Promise<void> {
     this.crashed.delete(id);
-    const launched = launchRun({ id, dir, log, askedBefore, work }, (_run, error) => {
-      this.active.delete(id);
-      if (error !== undefined) this.crashed.set(id, error);
-    });
+    const launched = launchRun(
+      { id, dir, log, askedBefore, work },
+      {
+        restarted: (run, previousId) => {
+          this.active.delete(previousId);
+          this.active.set(run.id, run);
+        },
+        ended: (run, error) => {
+          this.active.delete(run.id);
+          if (error !== undefined) this.crashed.set(run.id, error);
+        },
+      },
+    );
     this.active.set(id, launched.run);
     await launched.started;
   }

@@ -15,22 +15,38 @@ function isHookKey(key: string): boolean {
   return key.startsWith('tool_hooks.');
 }
 
+/** LLM stage backends that give the model tools of its own (files, commands) or run a configured command. */
+export const TOOL_BACKENDS: ReadonlySet<string> = new Set(['agent', 'cli']);
+
+/** Node attributes that name files on the server's machine (phased stages' schema and checks; `zod:` schemas are code). */
+function namedFile(key: string, value: string): boolean {
+  if (key === 'output.schema') return value.trim() !== '' && !value.trim().startsWith('zod:');
+  return key === 'output.checks' && value.trim() !== '';
+}
+
 /**
  * What in a pipeline runs shell commands or reads files by path on the
- * server's machine: tool nodes, sub-pipelines and manager loops, and
- * `tool_hooks.*` attributes (graph or node). A server refuses such a
- * pipeline unless it was started with `--allow-tools`.
+ * server's machine: tool nodes, sub-pipelines and manager loops,
+ * `tool_hooks.*` attributes (graph or node), LLM stages on the `agent` or
+ * `cli` backend or given `agent.tools`, and files a phased stage names
+ * (`output.schema`, `output.checks`). A server refuses such a pipeline
+ * unless it was started with `--allow-tools`.
  */
 export function commandUses(graph: Graph): CommandUse[] {
   const uses: CommandUse[] = [];
   for (const key of Object.keys(graph.attributes)) {
-    if (isHookKey(key)) uses.push({ nodeId: null, what: `graph attribute ${key}`, line: graph.location?.line ?? null, column: graph.location?.column ?? null });
+    if (isHookKey(key) || key === 'stack.child_dotfile') uses.push({ nodeId: null, what: `graph attribute ${key}`, line: graph.location?.line ?? null, column: graph.location?.column ?? null });
   }
   for (const node of graph.nodes.values()) {
     const type = resolveHandlerType(node);
     const at = { line: node.location?.line ?? null, column: node.location?.column ?? null };
     if (COMMAND_TYPES.has(type)) uses.push({ nodeId: node.id, what: `node ${node.id} (${type})`, ...at });
-    for (const key of Object.keys(node.attributes)) if (isHookKey(key)) uses.push({ nodeId: node.id, what: `node ${node.id} attribute ${key}`, ...at });
+    const attrs = node.attributes;
+    for (const key of Object.keys(attrs)) {
+      const value = attrs[key] ?? '';
+      if (isHookKey(key) || key === 'agent.tools' || namedFile(key, value)) uses.push({ nodeId: node.id, what: `node ${node.id} attribute ${key}`, ...at });
+      else if (key === 'agent.backend' && TOOL_BACKENDS.has(value.trim())) uses.push({ nodeId: node.id, what: `node ${node.id} agent.backend=${value.trim()}`, ...at });
+    }
   }
   return uses;
 }

@@ -1,4 +1,4 @@
-import { answerForQuestion, type Answer, type AskOptions, type Interviewer, type Question } from '@orchestra/core';
+import { answerForQuestion, timeoutAnswer, type Answer, type AskOptions, type Interviewer, type Question } from '@orchestra/core';
 
 /** A question a run waits for, as the HTTP API shows it. */
 export interface PendingQuestion {
@@ -17,8 +17,10 @@ interface Waiting extends PendingQuestion {
 
 /**
  * The interviewer of a run the server drives: each question waits, pending,
- * until {@link answer} is called (the HTTP API) or the run's signal gives up
- * (a node timeout, a cancel). Parallel branches may wait at the same time.
+ * until {@link answer} is called (the HTTP API), its `timeoutMs` runs out
+ * (it then answers with the question's default, else TIMEOUT), or the run's
+ * signal gives up (a node timeout, a cancel). Parallel branches may wait at
+ * the same time.
  */
 export class WebInterviewer implements Interviewer {
   private readonly waiting = new Map<string, Waiting>();
@@ -47,7 +49,10 @@ export class WebInterviewer implements Interviewer {
     this.asked += 1;
     const id = `${question.stage}.${this.asked}`;
     return new Promise<Answer>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
       const stop = () => {
+        if (timer) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         this.waiting.delete(id);
         this.onChange();
       };
@@ -56,16 +61,12 @@ export class WebInterviewer implements Interviewer {
         reject(signal?.reason);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.set(id, {
-        id,
-        question,
-        askedAt: new Date().toISOString(),
-        resolve: (answer) => {
-          signal?.removeEventListener('abort', onAbort);
-          stop();
-          resolve(answer);
-        },
-      });
+      const settle = (answer: Answer) => {
+        stop();
+        resolve(answer);
+      };
+      if (question.timeoutMs !== undefined) timer = setTimeout(() => settle(timeoutAnswer(question)), question.timeoutMs);
+      this.waiting.set(id, { id, question, askedAt: new Date().toISOString(), resolve: settle });
       this.onChange();
     });
   }
