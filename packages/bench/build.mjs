@@ -13,6 +13,8 @@ const entries = [
   ['checks-main', []],
   ['render-main', []],
   ['startup-main', []],
+  ['server-main', []],
+  ['server-client-child', []],
   ['store-main', ['@langchain/*']],
   ['store-child', ['@langchain/*']],
 ];

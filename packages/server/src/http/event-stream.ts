@@ -2,6 +2,20 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { LoggedEvent, RunEventLog } from '../runs/run-event-log.js';
 
+const encoder = new TextEncoder();
+/** Each live event's frame, made once for all the streams that send it. */
+const frames = new WeakMap<LoggedEvent, Uint8Array>();
+
+/** An event as an SSE frame (`event:`, `data:` — one line, as JSON has no raw newlines — and `id:`). */
+function frameOf(event: LoggedEvent): Uint8Array {
+  let frame = frames.get(event);
+  if (!frame) {
+    frame = encoder.encode(`event: ${event.type}\ndata: ${event.data}\n${event.id !== undefined ? `id: ${event.id}\n` : ''}\n`);
+    frames.set(event, frame);
+  }
+  return frame;
+}
+
 /** Default time between heartbeat comments on an idle stream (proxies and browsers keep it open). */
 export const HEARTBEAT_MS = 15_000;
 
@@ -18,7 +32,8 @@ export function eventStream(c: Context, log: RunEventLog, lastId: number, heartb
   return streamSSE(c, async (stream) => {
     let writing: Promise<unknown> = stream.writeSSE({ event: 'hello', data: JSON.stringify({ last_event_id: lastId, recorded: log.size }), retry: 2000 });
     const send = (event: LoggedEvent) => {
-      writing = writing.then(() => stream.writeSSE({ event: event.type, data: event.data, ...(event.id !== undefined ? { id: String(event.id) } : {}) }));
+      const frame = frameOf(event);
+      writing = writing.then(() => stream.write(frame));
     };
     let finish: () => void = () => {};
     const over = new Promise<void>((resolve) => (finish = resolve));
