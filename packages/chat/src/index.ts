@@ -1,0 +1,11 @@
+/**
+ * orchestra's conversational layer: `launch_run` (one implementation for
+ * the chat session and the MCP server), the run-mode templates, and the
+ * MCP server.
+ * @packageDocumentation
+ */
+export { LaunchRunInputSchema, MAX_AGENTS, RUN_MODES, runModeOf, type LaunchRunInput, type RunMode } from './runs/launch-run-input.js';
+export { DEFAULT_AGENT_COUNT, quoted, runModePipeline, type TemplateOptions } from './runs/run-mode-templates.js';
+export { LaunchError, RUN_DESCRIPTION_FILE, RunLauncher, type PreparedRun, type RunLauncherOptions } from './runs/run-launcher.js';
+export { MAX_CONTEXT_CHARS, MAX_FILES_PER_DIRECTORY, readContextPaths } from './runs/project-files.js';
+export type { RunResult } from './runs/run-result.js';

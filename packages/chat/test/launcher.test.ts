@@ -1,0 +1,128 @@
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fixturePath } from '@orchestra/testing';
+import { RUN_DESCRIPTION_FILE, RUN_MODES, RunLauncher, runModeOf, runModePipeline, type RunMode } from '../src/index.js';
+
+let launcher: RunLauncher | undefined;
+afterEach(async () => {
+  await launcher?.close();
+  launcher = undefined;
+});
+
+function project(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'orchestra-chat-'));
+  writeFileSync(join(dir, 'notes.md'), 'The shed must be 2 m wide.\n');
+  mkdirSync(join(dir, 'specs'));
+  writeFileSync(join(dir, 'specs', 'a.md'), 'Spec A\n');
+  writeFileSync(join(dir, 'specs', 'b.md'), 'Spec B\n');
+  return dir;
+}
+
+describe('run modes (the seed matrix)', () => {
+  it('maps the parameters to the six modes', () => {
+    const cases: [Parameters<typeof runModeOf>[0], RunMode][] = [
+      [{ agent_mode: 'single' }, 'single'],
+      [{ agent_mode: 'single', refinement: true }, 'single-refine'],
+      [{ agent_mode: 'multi', refinement: false }, 'multi'],
+      [{ agent_mode: 'multi' }, 'multi-refine'],
+      [{ agents: ['fast', 'smart'] }, 'multi-refine'],
+      [{ agents: ['fast'] }, 'single'],
+      [{}, 'single'],
+      [{ agent_mode: 'multi', planning_mode: true }, 'plan'],
+      [{ planning_mode: true, execute_after_planning: true }, 'plan-execute'],
+    ];
+    for (const [input, mode] of cases) expect(runModeOf(input), JSON.stringify(input)).toBe(mode);
+  });
+
+  it('ships each template as a file users can read and copy, equal to what launch_run runs', () => {
+    const dir = new URL('../templates/', import.meta.url);
+    for (const mode of RUN_MODES) expect(readFileSync(new URL(`${mode}.dot`, dir), 'utf8'), mode).toBe(runModePipeline(mode));
+    expect(readdirSync(dir).sort()).toEqual(RUN_MODES.map((m) => `${m}.dot`).sort());
+  });
+
+  it.each(RUN_MODES)('runs the %s template to the end and reports its result', async (mode) => {
+    const dir = project();
+    launcher = new RunLauncher({ projectDir: dir, simulate: true, checkpointIntervalMs: 0 });
+    const planning = mode === 'plan' || mode === 'plan-execute';
+    const id = await launcher.launch({
+      task: 'Plan a garden shed',
+      context: 'Budget 500 EUR',
+      context_paths: ['notes.md'],
+      agent_mode: mode.startsWith('multi') ? 'multi' : 'single',
+      refinement: mode.endsWith('refine'),
+      planning_mode: planning,
+      execute_after_planning: mode === 'plan-execute',
+    });
+    const result = await launcher.wait(id);
+    expect(result).toMatchObject({ id, task: 'Plan a garden shed', pipeline: `template:${mode}`, status: 'completed', failure_reason: null, questions: [] });
+    expect(result.final_response).toMatch(/^\[Simulated\] Response for stage: \w+/);
+    expect(result.duration_ms).toBeGreaterThanOrEqual(0);
+    const description = JSON.parse(readFileSync(join(result.run_dir, RUN_DESCRIPTION_FILE), 'utf8'));
+    expect(description).toMatchObject({ id, task: 'Plan a garden shed', mode, parameters: { context: 'Budget 500 EUR' } });
+    // Every stage was given the task, the conversation's context and the project file.
+    const first = result.completed_nodes.find((n) => !['start', 'fan', 'join', 'exit'].includes(n)) ?? 'agent_1';
+    const prompt = readFileSync(join(result.run_dir, first, 'prompt.md'), 'utf8');
+    expect(prompt).toContain('Task: Plan a garden shed');
+    expect(prompt).toContain('Budget 500 EUR');
+    expect(prompt).toContain('### notes.md\nThe shed must be 2 m wide.');
+  });
+
+  it('a multi run without refinement reports the best branch\'s answer; agents become branches on their models', async () => {
+    launcher = new RunLauncher({ projectDir: project(), simulate: true, checkpointIntervalMs: 0 });
+    const prepared = launcher.prepare({ task: 't', agents: ['fast', 'smart', 'deep'], refinement: false, agent_system_prompts: { smart: 'Think hard' } });
+    expect(prepared.mode).toBe('multi');
+    expect(prepared.source.match(/llm_model="(\w+)"/g)).toEqual(['llm_model="fast"', 'llm_model="smart"', 'llm_model="deep"']);
+    expect(prepared.source).toContain('prompt="Instructions for you: Think hard\\n\\nTask: {{task}}');
+    const result = await launcher.wait(await launcher.start(prepared));
+    expect(result.final_response).toBe('[Simulated] Response for stage: agent_1');
+  });
+});
+
+describe('launch_run refuses what it should', () => {
+  it('bad parameters, paths outside the project, missing pipelines', () => {
+    const dir = project();
+    launcher = new RunLauncher({ projectDir: dir, simulate: true });
+    expect(() => launcher?.prepare({ task: '  ' })).toThrow(/task is empty/);
+    expect(() => launcher?.prepare({ task: 't', agent_mode: 'many' })).toThrow(/agent_mode/);
+    expect(() => launcher?.prepare({ task: 't', shell: 'x' })).toThrow(/shell/);
+    expect(() => launcher?.prepare({ task: 't', context_paths: ['../etc/passwd'] })).toThrow(/outside/);
+    expect(() => launcher?.prepare({ task: 't', context_paths: ['/etc/passwd'] })).toThrow(/outside/);
+    symlinkSync('/etc', join(dir, 'escape'));
+    expect(() => launcher?.prepare({ task: 't', context_paths: ['escape/passwd'] })).toThrow(/outside/);
+    expect(() => launcher?.prepare({ task: 't', pipeline: 'missing.dot' })).toThrow(/missing.dot/);
+    expect(() => launcher?.prepare({ task: 't', pipeline: '../x.dot' })).toThrow(/outside/);
+  });
+
+  it('reads directories in context_paths, and runs a project pipeline; a pipeline with tool nodes needs allowTools', async () => {
+    const dir = project();
+    writeFileSync(join(dir, 'review.dot'), readFileSync(fixturePath('human-gate.dot'), 'utf8'));
+    writeFileSync(join(dir, 'tools.dot'), readFileSync(fixturePath('tools.dot'), 'utf8'));
+    launcher = new RunLauncher({ projectDir: dir, simulate: true, checkpointIntervalMs: 0 });
+    const prepared = launcher.prepare({ task: 'Review', pipeline: 'review.dot', context_paths: ['specs'] });
+    expect(prepared.context.context_files).toBe('### specs/a.md\nSpec A\n\n### specs/b.md\nSpec B\n');
+    const id = await launcher.start(prepared);
+    // The gate waits: the run reports the question, answered like any other.
+    let result = await launcher.result(id);
+    for (let i = 0; i < 200 && result.status !== 'waiting'; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+      result = await launcher.result(id);
+    }
+    expect(result).toMatchObject({ status: 'waiting', pipeline: 'review.dot', questions: [expect.objectContaining({ node_id: 'review_gate' })] });
+    await launcher.answer(id, result.questions[0]?.id ?? '', 'A');
+    expect((await launcher.wait(id)).status).toBe('completed');
+    await expect(launcher.launch({ task: 't', pipeline: 'tools.dot' })).rejects.toThrow(/--allow-tools/);
+  });
+
+  it('cancels a run: its partial results come back, and it stays resumable', async () => {
+    const dir = project();
+    writeFileSync(join(dir, 'review.dot'), readFileSync(fixturePath('human-gate.dot'), 'utf8'));
+    launcher = new RunLauncher({ projectDir: dir, simulate: true, checkpointIntervalMs: 0 });
+    const id = await launcher.launch({ task: 'Review', pipeline: 'review.dot' });
+    for (let i = 0; i < 200 && (await launcher.result(id)).status !== 'waiting'; i += 1) await new Promise((r) => setTimeout(r, 20));
+    const cancelled = await launcher.cancel(id);
+    expect(cancelled).toMatchObject({ status: 'cancelled', completed_nodes: ['start'] });
+    expect((await launcher.list()).map((r) => r.id)).toEqual([id]);
+  });
+});
