@@ -9,3 +9,4 @@ export { DEFAULT_AGENT_COUNT, quoted, runModePipeline, type TemplateOptions } fr
 export { LaunchError, RUN_DESCRIPTION_FILE, RunLauncher, type PreparedRun, type RunLauncherOptions } from './runs/run-launcher.js';
 export { MAX_CONTEXT_CHARS, MAX_FILES_PER_DIRECTORY, readContextPaths } from './runs/project-files.js';
 export type { RunResult } from './runs/run-result.js';
+export { ORCHESTRATOR_SECTION } from './session/orchestrator-section.js';
