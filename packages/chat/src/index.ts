@@ -10,3 +10,10 @@ export { LaunchError, RUN_DESCRIPTION_FILE, RunLauncher, type PreparedRun, type 
 export { MAX_CONTEXT_CHARS, MAX_FILES_PER_DIRECTORY, readContextPaths } from './runs/project-files.js';
 export type { RunResult } from './runs/run-result.js';
 export { ORCHESTRATOR_SECTION } from './session/orchestrator-section.js';
+export { MCP_SERVER_NAME, MCP_TOOLS, ORCHESTRATE_PROMPT, createMcpServer, type OrchestraMcpServerOptions } from './mcp/mcp-server.js';
+export { serveStdio, type StdioServing } from './mcp/stdio.js';
+export { AnswerQuestionInputSchema, McpLaunchRunInputSchema, RunIdInputSchema, RunListSchema, RunResultSchema } from './mcp/tool-schemas.js';
+export { IllegalTransitionError, SESSION_STATES, SESSION_TRANSITIONS, SessionMachine, legalEvents, type EventsOf, type SessionEvent, type SessionState, type SessionTransition } from './session/session-machine.js';
+export { FilepathsSchema, ProjectWorkspace } from './session/project-workspace.js';
+export { SessionRecordSchema, readSessionRecord, writeSessionRecord, type SessionRecord } from './session/session-store.js';
+export { InteractiveSession, MAX_CALLS_PER_TURN, describeProposal, type InteractiveSessionOptions, type SessionEvents } from './session/interactive-session.js';

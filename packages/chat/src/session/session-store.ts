@@ -1,0 +1,42 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { z } from 'zod';
+import { SESSION_STATES } from './session-machine.js';
+
+/** The durable session (`.orchestra/session.json`), written after every step so `orchestra chat --resume` continues it. */
+export const SessionRecordSchema = z.object({
+  format: z.literal('orchestra.chat-session/1'),
+  state: z.enum(SESSION_STATES),
+  /** The conversation as LangChain stored messages (system prompt not included: it is rebuilt). */
+  transcript: z.array(z.unknown()),
+  /** Messages the person sent while a run was active, not yet given to the agent. */
+  queue: z.array(z.string()),
+  /** Ids of the runs launched, oldest first. */
+  runs: z.array(z.string()),
+  /** The run the session waits for, if any (with the tool call it answers). */
+  active: z.object({ run: z.string(), call_id: z.string() }).nullable(),
+  /** Tokens of the session agent's own calls. */
+  usage: z.object({ input: z.number(), output: z.number(), total: z.number() }),
+  transitions: z.array(z.object({ from: z.string(), event: z.string(), to: z.string(), at: z.string() })),
+});
+export type SessionRecord = z.infer<typeof SessionRecordSchema>;
+
+/** Reads the saved session; undefined when there is none; throws naming the file when it is damaged. */
+export function readSessionRecord(file: string): SessionRecord | undefined {
+  if (!existsSync(file)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`${file} is not valid JSON (${(error as Error).message}); the session was left as it is`);
+  }
+  const checked = SessionRecordSchema.safeParse(parsed);
+  if (!checked.success) throw new Error(`${file} is not an orchestra chat session: ${checked.error.issues[0]?.message ?? 'unexpected shape'}`);
+  return checked.data;
+}
+
+/** Saves the session atomically (temp file + rename): a kill leaves the old or the new one. */
+export function writeSessionRecord(file: string, record: SessionRecord): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`);
+  renameSync(temp, file);
+}

@@ -1,0 +1,194 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CallbackInterviewer, QueueInterviewer, type Interviewer } from '@orchestra/core';
+import { ChatCompletionsOpenAI, createModelBackend, emptyConfig } from '@orchestra/llm';
+import { fixturePath, httpError, reply, startScriptedOpenAIServer, toolCall, type ScriptedOpenAIServer } from '@orchestra/testing';
+import { InteractiveSession, ProjectWorkspace, RunLauncher, readSessionRecord, type SessionTransition } from '../src/index.js';
+
+const CHILD = fileURLToPath(new URL('./support/session-child.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+let model: ScriptedOpenAIServer;
+const launchers: RunLauncher[] = [];
+beforeEach(async () => {
+  model = await startScriptedOpenAIServer({ apiKey: 'k' });
+});
+afterEach(async () => {
+  for (const l of launchers.splice(0)) await l.close();
+  await model.close();
+});
+
+function chatModel() {
+  return new ChatCompletionsOpenAI({ model: 'session-model', apiKey: 'k', configuration: { baseURL: model.url }, maxRetries: 0, streamUsage: true });
+}
+
+function project(): ProjectWorkspace {
+  const dir = mkdtempSync(join(tmpdir(), 'orchestra-session-'));
+  writeFileSync(join(dir, 'review.dot'), readFileSync(fixturePath('human-gate.dot'), 'utf8'));
+  return new ProjectWorkspace(dir).ensure();
+}
+
+function session(workspace: ProjectWorkspace, interviewer: Interviewer, resume = false) {
+  const launcher = new RunLauncher({ projectDir: workspace.dir, simulate: true, checkpointIntervalMs: 0 });
+  launchers.push(launcher);
+  const s = InteractiveSession.open({ model: chatModel(), launcher, workspace, interviewer }, resume);
+  const said: string[] = [];
+  const transitions: SessionTransition[] = [];
+  s.on('agent', (t) => said.push(t));
+  s.on('transition', (t) => transitions.push(t));
+  return { s, launcher, said, transitions, path: () => transitions.map((t) => `${t.event}>${t.to}`) };
+}
+
+const toolResults = (i: number) => (model.completions[i]?.messages ?? []).filter((m) => m.role === 'tool').map((m) => String(m.content));
+
+describe('the interactive session', () => {
+  it('answers a simple question directly, with no run', async () => {
+    model.enqueue(reply('Paris.', { usage: { promptTokens: 30, completionTokens: 2 } }));
+    const { s, said, path } = session(project(), new QueueInterviewer([]));
+    await s.send('What is the capital of France?');
+    expect(said).toEqual(['Paris.']);
+    expect(path()).toEqual(['message>CHATTING', 'reply>IDLE']);
+    expect(s.runIds()).toEqual([]);
+    // The orchestrator section comes first in the system prompt; launch_run is offered.
+    const request = model.completions[0];
+    expect(String(request?.messages?.[0]?.content)).toMatch(/^# Orchestrating runs with launch_run/);
+    expect(request?.tools?.map((t) => (t as { function: { name: string } }).function.name)).toEqual(['launch_run', 'update_context']);
+    expect((await s.tokens()).session).toEqual({ input: 30, output: 2, total: 32 });
+  });
+
+  it('launches a run for a complex request: approval, run, result summarised', async () => {
+    model.enqueue(toolCall('launch_run', { task: 'Write a release plan', agent_mode: 'single', refinement: true, context: 'ship Friday' }), reply('The plan is ready: see the run.'));
+    const workspace = project();
+    const asked: string[] = [];
+    const interviewer = new CallbackInterviewer((q) => {
+      asked.push(q.text);
+      return { value: 'A', selectedOption: { key: 'A', label: 'Approve' } };
+    });
+    const { s, said, path } = session(workspace, interviewer);
+    await s.send('Please write a release plan for Friday');
+    expect(path()).toEqual(['message>CHATTING', 'launch>AWAITING_APPROVAL', 'approve>RUNNING', 'complete>PROCESSING_RESULTS', 'summarized>IDLE']);
+    expect(asked[0]).toContain('Launch this run?\nRun: Write a release plan\n  pipeline: template:single-refine');
+    expect(said).toEqual(['The plan is ready: see the run.']);
+    const [id] = s.runIds();
+    const result = JSON.parse(toolResults(1)[0] ?? '{}');
+    expect(result).toMatchObject({ id, status: 'completed', pipeline: 'template:single-refine', final_response: '[Simulated] Response for stage: revise' });
+    expect(JSON.parse(readFileSync(join(workspace.runsDir, id as string, 'run_description.json'), 'utf8'))).toMatchObject({ task: 'Write a release plan', mode: 'single-refine' });
+  });
+
+  it('a cancelled approval launches nothing; an edit goes back to the agent as the next message', async () => {
+    model.enqueue(toolCall('launch_run', { task: 'A' }));
+    const { s, path } = session(project(), new QueueInterviewer(['C']));
+    await s.send('do A');
+    expect(path()).toEqual(['message>CHATTING', 'launch>AWAITING_APPROVAL', 'cancel>IDLE']);
+    expect(s.runIds()).toEqual([]);
+
+    model.enqueue(toolCall('launch_run', { task: 'B' }), reply('Changed to use C instead.'));
+    const edited = session(project(), new QueueInterviewer(['E', 'use C instead']));
+    await edited.s.send('do B');
+    expect(edited.path()).toEqual(['message>CHATTING', 'launch>AWAITING_APPROVAL', 'cancel>IDLE', 'message>CHATTING', 'reply>IDLE']);
+    expect(toolResults(2)).toEqual(['The person wants changes before launching: use C instead']);
+    expect(model.completions[2]?.lastUserText).toBe('use C instead');
+  });
+
+  it('a failing run comes back with its partial results', async () => {
+    // The run's stage calls a model that refuses the request (400: not retried): the run fails there.
+    model.enqueue(toolCall('launch_run', { task: 'Draft it', agent_mode: 'single', refinement: true }), httpError(400, { message: 'bad request' }), reply('It failed at the draft.'));
+    const workspace = project();
+    const launcher = new RunLauncher({
+      projectDir: workspace.dir,
+      checkpointIntervalMs: 0,
+      backendFor: async () => createModelBackend({ config: emptyConfig(workspace.dir), env: { OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k' }, flags: { model: 'run-model', backend: 'chat' } }),
+    });
+    launchers.push(launcher);
+    const s = new InteractiveSession({ model: chatModel(), launcher, workspace, interviewer: new QueueInterviewer(['A']) });
+    const transitions: string[] = [];
+    s.on('transition', (t) => transitions.push(`${t.event}>${t.to}`));
+    await s.send('try it');
+    expect(transitions).toEqual(['message>CHATTING', 'launch>AWAITING_APPROVAL', 'approve>RUNNING', 'fail>PROCESSING_PARTIAL', 'summarized>IDLE']);
+    const result = JSON.parse(toolResults(2)[0] ?? '{}');
+    expect(result).toMatchObject({ status: 'failed', completed_nodes: ['start', 'draft'] });
+    expect(result.failure_reason).toContain('400');
+    expect(model.completions[1]?.model).toBe('run-model');
+  });
+
+  it('a run question nobody can answer (input ended) stops the run; the agent gets what was done', async () => {
+    model.enqueue(toolCall('launch_run', { task: 'Review', pipeline: 'review.dot' }), reply('Stopped at the review gate.'));
+    const interviewer = new CallbackInterviewer((q) => (q.stage === 'launch_run' ? { value: 'A', selectedOption: { key: 'A', label: 'Approve' } } : { value: 'SKIPPED' }));
+    const { s, path } = session(project(), interviewer);
+    await s.send('review it');
+    expect(path()).toEqual(['message>CHATTING', 'launch>AWAITING_APPROVAL', 'approve>RUNNING', 'cancel_run>PROCESSING_CANCELLED', 'summarized>IDLE']);
+    expect(JSON.parse(toolResults(1)[0] ?? '{}')).toMatchObject({ status: 'cancelled', completed_nodes: ['start'] });
+  });
+
+  it('cancels a run mid-way (not the session), queues messages sent meanwhile, and the agent gets both', async () => {
+    model.enqueue(toolCall('launch_run', { task: 'Review', pipeline: 'review.dot' }), reply('Cancelled; the review had not started.'));
+    let current: InteractiveSession | undefined;
+    const interviewer = new CallbackInterviewer(async (q, options) => {
+      if (q.stage === 'launch_run') return { value: 'A', selectedOption: { key: 'A', label: 'Approve' } };
+      // The run's gate, asked in the session, labelled with the run: the person types a message, then cancels.
+      expect(q.text).toMatch(/^\[run \S+\] Review Changes$/);
+      await current?.send('also check the docs');
+      await current?.cancelRun();
+      return new Promise((_, reject) => options.signal?.addEventListener('abort', () => reject(options.signal?.reason)));
+    });
+    const { s, path } = session(project(), interviewer);
+    current = s;
+    const queued: string[] = [];
+    s.on('queued', (m) => queued.push(m));
+    await s.send('review it');
+    expect(queued).toEqual(['also check the docs']);
+    expect(path()).toEqual(['message>CHATTING', 'launch>AWAITING_APPROVAL', 'approve>RUNNING', 'cancel_run>PROCESSING_CANCELLED', 'summarized>IDLE']);
+    const result = JSON.parse(toolResults(1)[0] ?? '{}');
+    expect(result).toMatchObject({ status: 'cancelled', completed_nodes: ['start'] });
+    expect(model.completions[1]?.lastUserText).toBe('(Sent while the run was active:)\nalso check the docs');
+  });
+
+  it('keeps the workspace: CONTEXT.md in the prompt and editable, filepaths.json given to every run', async () => {
+    const workspace = project();
+    writeFileSync(join(workspace.dir, 'notes.md'), 'Use oak.\n');
+    writeFileSync(workspace.filepathsFile, JSON.stringify({ paths: ['notes.md'] }));
+    model.enqueue(toolCall('update_context', { text: '# Project context\n\nThe shed is for bikes.' }), toolCall('launch_run', { task: 'Plan the shed' }), reply('Planned.'));
+    const { s } = session(workspace, new QueueInterviewer(['A']));
+    await s.send('Remember: bikes. Then plan it.');
+    expect(workspace.context()).toBe('# Project context\n\nThe shed is for bikes.\n');
+    expect(String(model.completions[1]?.messages?.[0]?.content)).toContain('The shed is for bikes.');
+    const [id] = s.runIds();
+    const prompt = readFileSync(join(workspace.runsDir, id as string, 'work', 'prompt.md'), 'utf8');
+    expect(prompt).toContain('### notes.md\nUse oak.');
+  });
+
+  it('is saved after every step, and --resume after a kill mid-run re-attaches to the run without calling the model for past turns', async () => {
+    const workspace = project();
+    model.enqueue(reply('Hello.'), toolCall('launch_run', { task: 'Review', pipeline: 'review.dot' }));
+    // A real process, killed with SIGKILL while its run waits at the gate.
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, workspace.dir, model.url], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+    for (let i = 0; i < 600 && !out.includes('WAITING'); i += 1) await new Promise((r) => setTimeout(r, 25));
+    expect(out).toContain('WAITING');
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('exit', r));
+    const record = readSessionRecord(workspace.sessionFile);
+    expect(record).toMatchObject({ state: 'RUNNING', queue: [] });
+    const runId = record?.active?.run as string;
+    expect(record?.runs).toEqual([runId]);
+    expect(model.completions.length).toBe(2);
+
+    model.enqueue(reply('The review shipped.'));
+    const second = session(workspace, new QueueInterviewer(['A']), true);
+    expect(second.s.state).toBe('RUNNING');
+    await second.s.recover();
+    expect(second.path()).toEqual(['complete>PROCESSING_RESULTS', 'summarized>IDLE']);
+    expect(second.said).toEqual(['The review shipped.']);
+    // One model call: the summary. The past turns came from the saved transcript.
+    expect(model.completions.length).toBe(3);
+    const messages = model.completions[2]?.messages ?? [];
+    expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['hi', 'review it']);
+    expect(JSON.parse(String(messages.at(-1)?.content))).toMatchObject({ id: runId, status: 'completed', completed_nodes: ['start', 'review_gate', 'ship_it', 'exit'] });
+  });
+});
