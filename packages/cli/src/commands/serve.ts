@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OrchestraError, escapeControl, pathProblem, type CodergenBackend } from '@orchestra/core';
-import type { BackendRequest } from '@orchestra/server';
+import { OrchestraError, escapeControl, pathProblem } from '@orchestra/core';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { abortOnSignals } from '../interrupt.js';
-import { loadRunConfig, modelBackend } from '../llm-backend.js';
+import { runBackendFactory } from '../run-backend-factory.js';
 import { modelFlags } from '../model-flags.js';
 
 /** Flags of `orchestra serve`. */
@@ -90,13 +89,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
     return ExitCode.usage;
   }
   // Models get no tools unless the server allows them: the chat backend, whatever orchestra.yaml prefers.
-  const backendFor = async (_graph: unknown, request: BackendRequest): Promise<CodergenBackend> => {
-    const config = await loadRunConfig(undefined);
-    const backend = request.backend ?? models.backend ?? (flags.allowTools ? undefined : 'chat');
-    const requested = modelFlags({ ...(request.model ? { model: request.model } : {}), ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}), ...(backend ? { backend } : {}) });
-    if (typeof requested === 'string') throw new OrchestraError('ORCH_BAD_REQUEST', requested);
-    return modelBackend(config, { ...models, ...requested });
-  };
+  const backendFor = runBackendFactory(models, flags.allowTools === true);
   const host = flags.host ?? '127.0.0.1';
   let server: Awaited<ReturnType<typeof startServer>>;
   try {

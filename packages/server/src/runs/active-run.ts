@@ -59,6 +59,8 @@ export function launchRun(spec: { id: string; dir: string; log: RunEventLog; ask
       run.dir = event.logsRoot;
       run.id = basename(event.logsRoot);
       run.log = new RunEventLog();
+      // The new run's questions are numbered from its own events, as a resume of it will number them.
+      web.renumber(0);
       previous.log.end();
       hooks.restarted(run, previous.id);
     }

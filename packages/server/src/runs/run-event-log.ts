@@ -113,8 +113,10 @@ export class RunEventLog {
       listener.end();
       return () => {};
     }
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    // A client that claims events not recorded yet gets none of them twice: live ones up to its id are skipped.
+    const follower: EventListener = lastId > this.lines.length ? { event: (e) => (e.id === undefined || e.id > lastId) && listener.event(e), end: () => listener.end() } : listener;
+    this.listeners.add(follower);
+    return () => this.listeners.delete(follower);
   }
 
   /** No more events: tells every listener and lets them go. */

@@ -128,17 +128,7 @@ export class ServerRuns {
       // Files a phased stage names are read from the server's working directory: what a run would find wrong is found now.
       const files = await checkOutputFiles(graph, join(this.options.workdir ?? process.cwd(), file));
       if (files.some((d) => d.severity === 'error')) throw invalidPipeline(file, [...loaded.diagnostics, ...files]);
-    } else {
-      const uses = commandUses(graph);
-      if (uses.length > 0) {
-        throw new ApiError(
-          403,
-          'ORCH_TOOLS_REFUSED',
-          `${file} runs commands or reads files on the server (${uses.map((u) => u.what).join(', ')}); this server refuses such pipelines unless it is started with --allow-tools`,
-          { uses: uses.map((u) => ({ node_id: u.nodeId, what: u.what, file, line: u.line, column: u.column })) },
-        );
-      }
-    }
+    } else this.refuseCommands(graph, file);
     const simulate = request.simulate === true;
     const backend = await this.backendOf(graph, { simulate, ...(request.model !== undefined ? { model: request.model } : {}) });
     const dir = newRunDirectory(this.runsDir, graph.name, (d) => [...this.active.values()].some((a) => a.dir === d));
@@ -168,24 +158,44 @@ export class ServerRuns {
    * Refused (409) when it runs here already, another process drives it, or it ended.
    */
   async resume(id: string): Promise<RunSummary> {
+    await this.launchResume(await this.prepareResume(id));
+    return this.summary(id);
+  }
+
+  /**
+   * Everything a resume needs, checked before anything is written: the run
+   * can be continued (not live here or elsewhere, not ended), its pipeline
+   * is acceptable to this server (tools), and its LLM stages have a backend.
+   */
+  private async prepareResume(id: string): Promise<{ id: string; dir: string; backend: CodergenBackend | undefined; phasedMode: 'direct' | 'interactive' }> {
     const dir = runDirectory(this.runsDir, id);
     if (this.active.has(id)) throw new ApiError(409, 'ORCH_RUN_ACTIVE', `run ${id} is running in this server already`);
     const report = await this.reportOf(dir);
+    if (report.owner?.alive) {
+      throw new ApiError(409, 'ORCH_RUN_LOCKED', `run ${id} is driven by process ${report.owner.pid} on ${report.owner.host}; stop it there first`, {
+        owner: { pid: report.owner.pid, host: report.owner.host, since: report.owner.acquired_at },
+      });
+    }
     if (report.state === 'completed' || report.state === 'failed' || report.state === 'restarted') {
       throw new ApiError(409, 'ORCH_RUN_ENDED', `run ${id} has ended (${report.state}); there is nothing to resume`, { state: report.state });
     }
     const options = recordedOptions(report.manifest.run_options);
-    const store = new FileRunStore(dir);
-    const source = store.readSource();
+    const source = new FileRunStore(dir).readSource();
     const loaded = source !== undefined ? loadPipeline(source, { file: `${id}/pipeline.dot` }) : undefined;
     if (!loaded?.graph) throw new ApiError(409, 'ORCH_CHECKPOINT', `run ${id} keeps no readable copy of its pipeline; it cannot be resumed here`);
+    // A run started elsewhere (the CLI) is held to this server's rules when it goes on here.
+    this.refuseCommands(loaded.graph, `${id}/pipeline.dot`);
     const backend = await this.backendOf(loaded.graph, {
       simulate: options.simulate === true,
       ...(options.model ? { model: options.model } : {}),
       ...(options.base_url ? { baseUrl: options.base_url } : {}),
       ...(options.backend ? { backend: options.backend } : {}),
     });
-    const recorded = store.readEvents();
+    return { id, dir, backend, phasedMode: options.phased_mode ?? 'direct' };
+  }
+
+  private async launchResume({ id, dir, backend, phasedMode }: Awaited<ReturnType<ServerRuns['prepareResume']>>): Promise<void> {
+    const recorded = new FileRunStore(dir).readEvents();
     // Question ids go on from the questions asked before (answered or not), so an answer meant for one asked before never lands on a new one.
     const asked = recorded.filter((line) => line.includes('"type":"interview.started"')).length;
     await this.launch(id, dir, new RunEventLog(recorded), asked, (signal, onEvent, interviewer) =>
@@ -194,12 +204,24 @@ export class ServerRuns {
         interviewer,
         signal,
         onEvent,
-        phasedMode: options.phased_mode ?? 'direct',
+        phasedMode,
         ...(this.options.workdir ? { workdir: this.options.workdir } : {}),
         ...(this.options.checkpointIntervalMs !== undefined ? { checkpointIntervalMs: this.options.checkpointIntervalMs } : {}),
       }),
     );
-    return this.summary(id);
+  }
+
+  /** 403 for a pipeline that runs commands or reads files, unless this server allows tools. */
+  private refuseCommands(graph: Graph, file: string): void {
+    if (this.options.allowTools) return;
+    const uses = commandUses(graph);
+    if (uses.length === 0) return;
+    throw new ApiError(
+      403,
+      'ORCH_TOOLS_REFUSED',
+      `${file} runs commands, gives models tools or reads files on the server (${uses.map((u) => u.what).join(', ')}); this server refuses such pipelines unless it is started with --allow-tools`,
+      { uses: uses.map((u) => ({ node_id: u.nodeId, what: u.what, file, line: u.line, column: u.column })) },
+    );
   }
 
   /** Stops a run this server drives at its next safe point (it stays resumable); resolves once it stopped. */
@@ -275,6 +297,8 @@ export class ServerRuns {
       }
       throw new ApiError(409, 'ORCH_NOT_PENDING', `question ${JSON.stringify(questionId)} is not pending: run ${id} waits for no answer (it is ${report.state})`);
     }
+    // What would stop the resume is found before the answer is recorded (nothing is written for a refused one).
+    const resume = await this.prepareResume(id);
     const store = new FileRunStore(dir);
     const lease = store.acquire();
     let recorded: Awaited<ReturnType<typeof recordAnswer>>;
@@ -290,7 +314,7 @@ export class ServerRuns {
     // Every question the run parked with answered: it goes on here.
     const answers = await readRecordedAnswers(store);
     const resumed = (await readPendingQuestions(store)).every((p) => answers[p.id] !== undefined);
-    if (resumed) await this.resume(id);
+    if (resumed) await this.launchResume(resume);
     return { id: questionId, value: recorded.answer.value, ...(recorded.answer.selectedOption ? { label: recorded.answer.selectedOption.label } : {}), resumed };
   }
 
@@ -352,7 +376,7 @@ export class ServerRuns {
       throw new ApiError(400, 'ORCH_NO_BACKEND', `${graph.name} has LLM stages and this server has no model configured (orchestra.yaml next to where it was started, or --model); submit with "simulate": true to try it with simulated responses`);
     }
     if (request.backend !== undefined && TOOL_BACKENDS.has(request.backend) && !this.options.allowTools) {
-      throw new ApiError(403, 'ORCH_TOOLS_REFUSED', `the run was started with the ${request.backend} backend, which runs commands on this machine; this server refuses it unless started with --allow-tools`);
+      throw new ApiError(403, 'ORCH_TOOLS_REFUSED', `the run was started with the ${request.backend} backend, which gives models tools on this machine (files, commands); this server refuses it unless started with --allow-tools`);
     }
     try {
       return await this.options.backendFor(graph, request);

@@ -45,7 +45,7 @@ export function commandUses(graph: Graph): CommandUse[] {
     for (const key of Object.keys(attrs)) {
       const value = attrs[key] ?? '';
       if (isHookKey(key) || key === 'agent.tools' || namedFile(key, value)) uses.push({ nodeId: node.id, what: `node ${node.id} attribute ${key}`, ...at });
-      else if (key === 'agent.backend' && TOOL_BACKENDS.has(value.trim())) uses.push({ nodeId: node.id, what: `node ${node.id} agent.backend=${value.trim()}`, ...at });
+      else if (key === 'agent.backend' && TOOL_BACKENDS.has(value.trim()) && type === 'codergen') uses.push({ nodeId: node.id, what: `node ${node.id} agent.backend=${value.trim()}`, ...at });
     }
   }
   return uses;

@@ -38,6 +38,11 @@ export class WebInterviewer implements Interviewer {
     this.asked = askedBefore;
   }
 
+  /** Numbers the next questions from `askedBefore + 1` (a `loop_restart`'s new run numbers its own, from its own events). */
+  renumber(askedBefore: number): void {
+    this.asked = askedBefore;
+  }
+
   /** The questions waiting now, oldest first. */
   pending(): PendingQuestion[] {
     return [...this.waiting.values()].map(({ id, question, askedAt }) => ({ id, question, askedAt }));

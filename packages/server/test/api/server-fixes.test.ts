@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { orchestra } from '../support/cli.js';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SseClient } from '../support/sse-client.js';
@@ -66,7 +67,8 @@ describe('server runs, further', () => {
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.state).toBe('stopped');
     await server.post(`/pipelines/${second}/resume`);
-    const q3 = await server.question(second);
+    let q3 = await server.question(second);
+    while (q3.id === q2.id) q3 = await server.question(second);
     await server.post(`/pipelines/${second}/questions/${q3.id}/answer`, { answer: 'D' });
     await server.state(second, 'completed');
     const listed = (await server.get('/pipelines')).body.runs.map((r: { id: string; state: string }) => [r.id, r.state]);
@@ -74,7 +76,9 @@ describe('server runs, further', () => {
       [second, 'completed'],
       [first, 'restarted'],
     ]);
-    expect(q2.id).not.toBe(q1.id);
+    // The new run (another id) numbers its questions from its own events, before and after a cancel and resume: no id comes back.
+    expect(q2.id).toBe('ask.1');
+    expect(q3.id).toBe('ask.2');
   });
 
   it('a run with damaged files: 422 with the problem, from every endpoint that reads it', async () => {
@@ -120,5 +124,36 @@ describe('server runs, further', () => {
     const reply = await server.post('/pipelines', { source, simulate: true });
     expect(reply.status).toBe(400);
     expect(reply.body.error.diagnostics).toEqual(expect.arrayContaining([expect.objectContaining({ rule: 'output_files', file: 'pipeline.dot' })]));
+  });
+
+  it('a run the CLI parked with a tool node is not resumed here without --allow-tools, and the answer is not recorded', async () => {
+    server = await testServer();
+    const dir = join(server.runsDir, 'parked-tool');
+    const source = `digraph T {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  ok [shape=hexagon, label="Go?"]\n  touch [shape=parallelogram, tool_command="echo ran > ran.txt"]\n  start -> ok\n  ok -> touch [label="[Y] Yes"]\n  touch -> exit\n}\n`;
+    writeFileSync(join(server.runsDir, 'tool.dot'), source);
+    const parked = orchestra('run', join(server.runsDir, 'tool.dot'), '--park', '--logs-dir', dir);
+    expect(parked.code).toBe(3);
+    const refused = await server.post('/pipelines/parked-tool/questions/ok/answer', { answer: 'Y' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'ORCH_TOOLS_REFUSED', uses: [expect.objectContaining({ node_id: 'touch' })] });
+    expect(existsSync(join(dir, 'answers.json'))).toBe(false);
+    expect((await server.get('/pipelines/parked-tool/questions')).body.questions).toEqual([expect.objectContaining({ id: 'ok', source: 'parked' })]);
+    expect((await server.post('/pipelines/parked-tool/resume')).status).toBe(403);
+  });
+
+  it('a client claiming events not recorded yet gets none of them twice', async () => {
+    server = await testServer();
+    const id = await server.start(fixture('human-gate.dot'));
+    const question = await server.question(id);
+    const recorded = (await server.get(`/pipelines/${id}`)).body;
+    expect(recorded.state).toBe('running');
+    const lines = readFileSync(join(server.runsDir, id, 'events.jsonl'), 'utf8').trim().split('\n').length;
+    const ahead = lines + 3;
+    const stream = await SseClient.open(`${server.url}/pipelines/${id}/events?after=${ahead}`);
+    await server.post(`/pipelines/${id}/questions/${question.id}/answer`, { answer: 'A' });
+    await stream.untilEnd();
+    const ids = stream.recorded().map((e) => Number(e.id));
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.every((n) => n > ahead)).toBe(true);
   });
 });
