@@ -68,6 +68,11 @@ export const InterviewerConfigSchema = z.strictObject({
   timeout: durationField.optional(),
 }, { error: 'expected a mapping (auto_approve:, timeout:)' });
 
+/** `chat`: the conversational session (`orchestra chat`). */
+export const ChatConfigSchema = z.strictObject({
+  require_approval: booleanField.optional(),
+}, { error: 'expected a mapping (require_approval:)' });
+
 const providerNameKey = z.string().regex(PROVIDER_NAME, { error: 'provider names may use only letters, digits, _, . and -' });
 
 /** The whole of one `orchestra.yaml` (every object strict: unknown keys are errors). */
@@ -78,6 +83,7 @@ export const OrchestraConfigSchema = z.strictObject({
   agent: section(AgentConfigSchema).optional(),
   cli_agent: section(CliAgentConfigSchema).optional(),
   interviewer: section(InterviewerConfigSchema).optional(),
+  chat: section(ChatConfigSchema).optional(),
 }, { error: 'expected a mapping of settings' });
 
 /** `providers.<name>` after validation. */

@@ -38,4 +38,4 @@ export { describeResolution } from './describe-resolution.js';
 export { maskKey } from './mask-key.js';
 export { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_MAX_TURNS, agentSettings, type AgentSettings } from './agent-settings.js';
 export { DEFAULT_CLI_AGENT_TIMEOUT_MS, cliAgentSettings, type CliAgentSettings } from './cli-agent-settings.js';
-export { interviewerSettings, type InterviewerSettings } from './interviewer-settings.js';
+export { chatSettings, interviewerSettings, type InterviewerSettings } from './interviewer-settings.js';

@@ -17,3 +17,8 @@ export function interviewerSettings(config: LoadedConfig): InterviewerSettings {
   if (timeout !== undefined) settings.timeoutMs = timeout;
   return settings;
 }
+
+/** The `chat` section with defaults: runs need approval unless `require_approval: false`. */
+export function chatSettings(config: LoadedConfig): { requireApproval: boolean } {
+  return { requireApproval: config.config.chat?.require_approval ?? true };
+}
