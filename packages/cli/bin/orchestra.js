@@ -7,7 +7,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const bundle = fileURLToPath(new URL('../dist/orchestra.mjs', import.meta.url));
-const sourceDirs = ['../src', '../../core/src', '../../llm/src', '../../server/src'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+const sourceDirs = ['../src', '../../core/src', '../../llm/src', '../../server/src', '../../chat/src'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 
 function newestSource(dir) {
   let newest = 0;

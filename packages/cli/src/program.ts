@@ -146,6 +146,35 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
       exitCode = await (await import('./commands/serve.js')).serveCommand(options, io);
     });
 
+  program
+    .command('chat')
+    .description('talk with an agent that answers directly or launches pipeline runs of a project (one message per line; /help lists the commands)')
+    .option('--project <dir>', 'the project: CONTEXT.md, filepaths.json, runs/, deliverables/ (default: the current directory)')
+    .option('--resume', 'continue the project\'s saved session (and the run it was waiting for)')
+    .option('--auto-approve', 'approve every run and answer every question of a launched run with its first choice')
+    .option('--answers <file.json>', 'answer approvals and the questions of launched runs from a JSON array, in order')
+    .option('--simulate', 'launched runs call no model: their LLM stages return simulated responses (the session agent still does)')
+    .option('--allow-tools', 'accept project pipelines that run shell commands or read files, and models with tools')
+    .option('--model <name>', 'model (or orchestra.yaml alias) for the session agent and the runs')
+    .option('--base-url <url>', 'OpenAI-compatible endpoint for the session agent and the runs')
+    .option('--backend <kind>', 'LLM stage backend for the runs: chat, agent or cli (agent and cli need --allow-tools)')
+    .action(async (options: import('./commands/chat.js').ChatFlags) => {
+      exitCode = await (await import('./commands/chat.js')).chatCommand(options, io);
+    });
+
+  program
+    .command('mcp')
+    .description('serve MCP on stdin/stdout: other programs (Claude Code, Codex, ...) launch runs of a project, follow them and answer their questions')
+    .option('--project <dir>', 'the project: pipelines and context files are read from it, runs kept in <dir>/runs (default: the current directory)')
+    .option('--simulate', 'run without an LLM: LLM stages return simulated responses')
+    .option('--allow-tools', 'accept pipelines that run shell commands or read files (tool nodes, sub-pipelines, tool hooks), and models with tools')
+    .option('--model <name>', 'model (or orchestra.yaml alias) for the LLM stages of runs that name none')
+    .option('--base-url <url>', 'OpenAI-compatible endpoint for the runs')
+    .option('--backend <kind>', 'LLM stage backend for the runs: chat, agent or cli (agent and cli need --allow-tools)')
+    .action(async (options: import('./commands/mcp.js').McpFlags) => {
+      exitCode = await (await import('./commands/mcp.js')).mcpCommand(options, io);
+    });
+
   if (argv.length === 0) {
     io.stderr(program.helpInformation());
     return ExitCode.usage;

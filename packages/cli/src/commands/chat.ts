@@ -1,0 +1,117 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { AutoApproveInterviewer, OrchestraError, QueueInterviewer, escapeControl, pathProblem, type GraphNode, type Interviewer } from '@orchestra/core';
+import { ExitCode } from '../exit-codes.js';
+import type { CliIO } from '../io.js';
+import { readAnswersFile } from '../answers-file.js';
+import { loadRunConfig } from '../llm-backend.js';
+import { modelFlags } from '../model-flags.js';
+import { colourEnabled, painter } from '../render/colour.js';
+import { runBackendFactory } from '../run-backend-factory.js';
+import { ChatTerminal } from '../chat/chat-terminal.js';
+import { TerminalInterviewer } from '../chat/terminal-interviewer.js';
+
+/** Flags of `orchestra chat`. */
+export interface ChatFlags {
+  project?: string;
+  resume?: boolean;
+  autoApprove?: boolean;
+  answers?: string;
+  simulate?: boolean;
+  allowTools?: boolean;
+  model?: string;
+  baseUrl?: string;
+  backend?: string;
+}
+
+/** The node the session agent's model is resolved for (orchestra.yaml defaults and the flags apply; no pipeline attributes). */
+const SESSION_NODE: GraphNode = { id: 'chat_session', attributes: {}, origins: {}, subgraphClasses: [] };
+
+/**
+ * `orchestra chat [--project DIR]`: a conversation with an agent that
+ * answers directly or launches pipeline runs (docs/chat.md). Messages come
+ * one per line (a terminal, or piped input for scripts); the session is
+ * saved after every step and `--resume` continues it. Exit 0 when the
+ * session ends; 2 for bad flags or configuration.
+ */
+export async function chatCommand(flags: ChatFlags, io: CliIO): Promise<number> {
+  if ([flags.autoApprove, flags.answers].filter(Boolean).length > 1) {
+    io.stderr('orchestra: use only one of --auto-approve and --answers\n');
+    return ExitCode.usage;
+  }
+  const models = modelFlags(flags);
+  if (typeof models === 'string') {
+    io.stderr(`orchestra: ${models}\n`);
+    return ExitCode.usage;
+  }
+  if (models.backend && models.backend !== 'chat' && !flags.allowTools) {
+    io.stderr(`orchestra: --backend ${models.backend} lets models run commands on this machine: add --allow-tools\n`);
+    return ExitCode.usage;
+  }
+  const projectDir = resolve(flags.project ?? '.');
+  const problem = existsSync(projectDir) ? pathProblem(projectDir, { kind: 'directory', what: 'a directory' }) : undefined;
+  if (problem) {
+    io.stderr(`orchestra: --project ${escapeControl(problem.message)}\n`);
+    return ExitCode.usage;
+  }
+  const { InteractiveSession, ProjectWorkspace, RunLauncher } = await import('@orchestra/chat');
+  const { chatSettings, resolveModel } = await import('@orchestra/llm/config');
+  const { createChatOpenAI } = await import('@orchestra/llm');
+  const configFrom = join(projectDir, 'chat.dot');
+  let session: InstanceType<typeof InteractiveSession>;
+  let launcher: InstanceType<typeof RunLauncher>;
+  let terminalInterviewer: TerminalInterviewer | undefined;
+  let terminal: ChatTerminal | undefined;
+  try {
+    const config = await loadRunConfig(configFrom);
+    const model = createChatOpenAI(resolveModel(SESSION_NODE, { config, env: process.env, flags: { ...models, backend: 'chat' } }));
+    const workspace = new ProjectWorkspace(projectDir).ensure();
+    launcher = new RunLauncher({
+      projectDir,
+      ...(flags.simulate ? { simulate: true } : {}),
+      ...(flags.allowTools ? { allowTools: true } : {}),
+      backendFor: runBackendFactory(models, flags.allowTools === true, configFrom),
+    });
+    let interviewer: Interviewer;
+    if (flags.autoApprove) interviewer = new AutoApproveInterviewer();
+    else if (flags.answers) {
+      const answers = await readAnswersFile(flags.answers);
+      if (typeof answers === 'string') {
+        io.stderr(`orchestra: ${answers}\n`);
+        return ExitCode.usage;
+      }
+      interviewer = new QueueInterviewer(answers);
+    } else {
+      terminalInterviewer = new TerminalInterviewer(
+        (q) => terminal?.showQuestion(q),
+        () => terminal?.pump(),
+      );
+      interviewer = terminalInterviewer;
+    }
+    session = InteractiveSession.open({ model, launcher, workspace, interviewer, requireApproval: chatSettings(config).requireApproval }, flags.resume === true);
+  } catch (error) {
+    if (error instanceof OrchestraError || error instanceof Error) {
+      io.stderr(`orchestra: ${escapeControl(error.message)}\n`);
+      return ExitCode.usage;
+    }
+    throw error;
+  }
+  const tty = process.stdin.isTTY === true;
+  terminal = new ChatTerminal(session, terminalInterviewer, { io, paint: painter(colourEnabled(process.stdout)), tty, project: projectDir });
+  if (tty) io.stderr(`orchestra chat: project ${projectDir}${flags.resume ? ' (resumed)' : ''}; /help lists the commands\n`);
+  const onSignal = () => terminal?.interrupt();
+  process.on('SIGINT', onSignal);
+  try {
+    if (flags.resume) await session.recover();
+    const rl = createInterface({ input: process.stdin, terminal: false });
+    rl.on('line', (line) => terminal?.line(line));
+    rl.on('close', () => terminal?.end());
+    await terminal.done;
+    rl.close();
+    return ExitCode.ok;
+  } finally {
+    process.off('SIGINT', onSignal);
+    await launcher.close();
+  }
+}

@@ -1,0 +1,86 @@
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NETWORK_GUARD, reply, startScriptedOpenAIServer, toolCall, type ScriptedOpenAIServer } from '@orchestra/testing';
+import { ROOT, modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
+
+/** `orchestra chat` as a script drives it: piped input, the scripted OpenAI-compatible server as the model. */
+
+let model: ScriptedOpenAIServer;
+beforeEach(async () => {
+  model = await startScriptedOpenAIServer({ apiKey: 'test-key' });
+});
+afterEach(async () => {
+  await model.close();
+});
+
+function project(): string {
+  const dir = join(tempDir(), 'project');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'review.dot'), readFileSync(join(ROOT, 'fixtures', 'human-gate.dot'), 'utf8'));
+  return dir;
+}
+
+function chat(dir: string, input: string, ...flags: string[]) {
+  const env = modelFreeEnv({ OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
+  return runOrchestra(['chat', '--project', dir, '--model', 'scripted-model', '--base-url', model.url, ...flags], { env, input });
+}
+
+describe('orchestra chat (black box)', () => {
+  it('--auto-approve with piped input launches a run of a project pipeline and prints the agent\'s summary', async () => {
+    model.enqueue(toolCall('launch_run', { task: 'Review the change', pipeline: 'review.dot' }), reply('The review ran and the change shipped.'));
+    const dir = project();
+    const result = await chat(dir, 'Please review the change\n', '--auto-approve', '--simulate');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('you › Please review the change');
+    expect(lines[1]).toMatch(/^▶ run (\S+): Review the change · review\.dot · running \(\/cancel stops it\)$/);
+    expect(lines[2]).toMatch(/^✓ run \S+: Review the change · review\.dot · completed · .* · 4 nodes$/);
+    expect(lines[3]).toBe('orchestra › The review ran and the change shipped.');
+    const [id] = readdirSync(join(dir, 'runs'));
+    expect(JSON.parse(readFileSync(join(dir, 'runs', id as string, 'run_description.json'), 'utf8'))).toMatchObject({ task: 'Review the change', pipeline: 'review.dot' });
+    for (const file of ['CONTEXT.md', 'filepaths.json', 'deliverables', '.orchestra/session.json']) expect(existsSync(join(dir, file)), file).toBe(true);
+    // The agent saw the run's result.
+    expect(String(model.completions[1]?.messages?.at(-1)?.content)).toContain('"status":"completed"');
+  });
+
+  it('asks for approval and the run\'s questions on the next lines, labelled with the run; /runs lists the runs', async () => {
+    model.enqueue(reply('Hello!'), toolCall('launch_run', { task: 'Review', pipeline: 'review.dot' }), reply('Shipped.'));
+    const dir = project();
+    const result = await chat(dir, 'hi\nreview it\nA\nA\n/runs\n', '--simulate');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const out = result.stdout;
+    expect(out).toContain('orchestra › Hello!\nyou › review it\n? Launch this run?\nRun: Review\n  pipeline: review.dot\n  [A] Approve  [E] Edit  [C] Cancel\nyou › A\n');
+    expect(out).toMatch(/\? \[run \S+\] Review Changes\n {2}\[A\] Approve {2}\[F\] Fix\nyou › A\n/);
+    expect(out).toMatch(/orchestra › Shipped\.\n {2}✓ run \S+: Review · review\.dot · completed/);
+  });
+
+  it('a cancelled approval launches nothing, and --resume continues the saved conversation', async () => {
+    model.enqueue(toolCall('launch_run', { task: 'Big job' }));
+    const dir = project();
+    const first = await chat(dir, 'do the big job\nC\n', '--simulate');
+    expect(first.code).toBe(0);
+    expect(existsSync(join(dir, 'runs')) ? readdirSync(join(dir, 'runs')) : []).toEqual([]);
+    model.enqueue(reply('Understood, nothing was launched.'));
+    const second = await chat(dir, 'why not?\n', '--simulate', '--resume');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('orchestra › Understood, nothing was launched.');
+    // The resumed session sent the whole conversation: no model call was repeated.
+    const messages = model.completions[1]?.messages ?? [];
+    expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['do the big job', 'why not?']);
+    expect(messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['The person cancelled this run. Nothing was launched.']);
+    expect(model.completions).toHaveLength(2);
+  });
+
+  it('bad flags and a project that is a file are refused', async () => {
+    expect((await runOrchestra(['chat', '--auto-approve', '--answers', 'a.json'])).code).toBe(2);
+    const file = join(tempDir(), 'file');
+    writeFileSync(file, '');
+    const notDir = await runOrchestra(['chat', '--project', file]);
+    expect(notDir.code).toBe(2);
+    expect(notDir.stderr).toContain('--project');
+    expect((await runOrchestra(['chat', '--backend', 'agent'])).stderr).toContain('add --allow-tools');
+  });
+});
