@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CallbackInterviewer, QueueInterviewer, type Interviewer } from '@orchestra/core';
 import { ChatCompletionsOpenAI, createModelBackend, emptyConfig } from '@orchestra/llm';
-import { fixturePath, httpError, reply, startScriptedOpenAIServer, toolCall, type ScriptedOpenAIServer } from '@orchestra/testing';
+import { fixturePath, httpError, reply, startScriptedOpenAIServer, toolCall, toolCalls, type ScriptedOpenAIServer } from '@orchestra/testing';
 import { InteractiveSession, ProjectWorkspace, RunLauncher, readSessionRecord, type SessionTransition } from '../src/index.js';
 
 const CHILD = fileURLToPath(new URL('./support/session-child.ts', import.meta.url));
@@ -56,7 +56,7 @@ describe('the interactive session', () => {
     // The orchestrator section comes first in the system prompt; launch_run is offered.
     const request = model.completions[0];
     expect(String(request?.messages?.[0]?.content)).toMatch(/^# Orchestrating runs with launch_run/);
-    expect(request?.tools?.map((t) => (t as { function: { name: string } }).function.name)).toEqual(['launch_run', 'update_context']);
+    expect(request?.tools?.map((t) => (t as { function: { name: string } }).function.name)).toEqual(['launch_run', 'update_context', 'save_deliverable']);
     expect((await s.tokens()).session).toEqual({ input: 30, output: 2, total: 32 });
   });
 
@@ -151,7 +151,19 @@ describe('the interactive session', () => {
     const workspace = project();
     writeFileSync(join(workspace.dir, 'notes.md'), 'Use oak.\n');
     writeFileSync(workspace.filepathsFile, JSON.stringify({ paths: ['notes.md'] }));
-    model.enqueue(toolCall('update_context', { text: '# Project context\n\nThe shed is for bikes.' }), toolCall('launch_run', { task: 'Plan the shed' }), reply('Planned.'));
+    model.enqueue(toolCall('update_context', { text: '# Project context\n\nThe shed is for bikes.' }), toolCall('launch_run', { task: 'Plan the shed' }));
+    // Then the agent keeps the run's answer in deliverables/ (and tries a path outside it), and sums up.
+    model.respondWith((request) => {
+      const last = request.messages?.at(-1);
+      if (last?.role === 'tool' && String(last.content).startsWith('{')) {
+        const { id } = JSON.parse(String(last.content)) as { id: string };
+        return toolCalls([
+          { name: 'save_deliverable', arguments: { name: 'plan.md', from_run: { id, file: 'work/response.md' } } },
+          { name: 'save_deliverable', arguments: { name: '../escape.md', content: 'x' } },
+        ]);
+      }
+      return reply('Planned.');
+    });
     const { s } = session(workspace, new QueueInterviewer(['A']));
     await s.send('Remember: bikes. Then plan it.');
     expect(workspace.context()).toBe('# Project context\n\nThe shed is for bikes.\n');
@@ -159,6 +171,11 @@ describe('the interactive session', () => {
     const [id] = s.runIds();
     const prompt = readFileSync(join(workspace.runsDir, id as string, 'work', 'prompt.md'), 'utf8');
     expect(prompt).toContain('### notes.md\nUse oak.');
+    expect(readFileSync(join(workspace.deliverablesDir, 'plan.md'), 'utf8')).toBe('[Simulated] Response for stage: work');
+    const results = toolResults(3);
+    expect(results.slice(-2)[0]).toMatch(/^saved deliverables\/plan\.md/);
+    expect(results.slice(-1)[0]).toMatch(/^save_deliverable refused: .*outside/);
+    expect(existsSync(join(workspace.dir, 'escape.md'))).toBe(false);
   });
 
   it('is saved after every step, and --resume after a kill mid-run re-attaches to the run without calling the model for past turns', async () => {

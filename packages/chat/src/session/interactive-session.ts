@@ -3,7 +3,10 @@ import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { Runnable } from '@langchain/core/runnables';
 import type { AIMessageChunk } from '@langchain/core/messages';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { EventEmitter } from 'eventemitter3';
+import { Workspace } from '@orchestra/llm';
 import { callModel } from '@orchestra/llm';
 import { z } from 'zod';
 import { matchOption, type Answer, type Interviewer, type Question } from '@orchestra/core';
@@ -48,7 +51,7 @@ export interface InteractiveSessionOptions {
 type ChatModel = Runnable<BaseMessage[], AIMessageChunk>;
 
 const IDENTITY = 'You are orchestra, an assistant that talks with a person about their project and runs pipelines for them.';
-const BEHAVIOUR = 'Be direct and brief. Say what you will do before doing it. Never invent results of runs: report what a run returned. When a run produced files, say where they are; copy what the person should keep into deliverables/ (tell them to, or ask).';
+const BEHAVIOUR = 'Be direct and brief. Say what you will do before doing it. Never invent results of runs: report what a run returned. When a run produced something the person should keep, save it into deliverables/ with save_deliverable (deliverables/ is the source of truth for outputs) and say where it is. Keep CONTEXT.md current with update_context when decisions are made.';
 
 function launchTool(): StructuredToolInterface {
   return tool(async () => '', { name: 'launch_run', description: 'Launch a pipeline run for a task (see the orchestrator section). Returns the run result when it ends.', schema: LaunchRunInputSchema });
@@ -59,6 +62,19 @@ function contextTool(): StructuredToolInterface {
     name: 'update_context',
     description: "Replace the project's CONTEXT.md (shown to you in every turn) with new text: decisions, constraints, what the person prefers. Give the whole new text.",
     schema: z.strictObject({ text: z.string() }),
+  });
+}
+
+function deliverableTool(): StructuredToolInterface {
+  return tool(async () => '', {
+    name: 'save_deliverable',
+    description:
+      'Save an output the person should keep into the project\'s deliverables/ directory (the source of truth for outputs): give `name` (a file name or path inside deliverables/) and either `content` (the text) or `from_run` ({ id, file }: a file of a run, relative to its run directory, such as "revise/response.md").',
+    schema: z.strictObject({
+      name: z.string().min(1),
+      content: z.string().optional(),
+      from_run: z.strictObject({ id: z.string().min(1), file: z.string().min(1) }).optional(),
+    }),
   });
 }
 
@@ -97,7 +113,7 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
   constructor(readonly options: InteractiveSessionOptions, record?: SessionRecord) {
     super();
     if (!options.model.bindTools) throw new Error('the session model cannot call tools');
-    this.model = options.model.bindTools([launchTool(), contextTool()]) as ChatModel;
+    this.model = options.model.bindTools([launchTool(), contextTool(), deliverableTool()]) as ChatModel;
     this.machine = new SessionMachine(record?.state ?? 'IDLE');
     if (record) {
       this.transcript = mapStoredMessagesToChatMessages(record.transcript as StoredMessage[]);
@@ -223,6 +239,10 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
           this.transcript.push(new ToolMessage({ tool_call_id: id, content: 'CONTEXT.md updated.' }));
           continue;
         }
+        if (call.name === 'save_deliverable') {
+          this.transcript.push(new ToolMessage({ tool_call_id: id, content: await this.saveDeliverable(call.args) }));
+          continue;
+        }
         if (call.name !== 'launch_run') {
           this.transcript.push(new ToolMessage({ tool_call_id: id, content: `there is no tool ${call.name}` }));
           continue;
@@ -240,6 +260,25 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
     this.emit('agent', '(the agent kept calling tools; the turn was stopped)');
     if (this.state === 'CHATTING') this.machine.fire('reply');
     else if (this.state.startsWith('PROCESSING')) this.machine.fire('summarized');
+  }
+
+  /** Copies an output into deliverables/ (paths confined there; a run's file confined to its run directory). */
+  private async saveDeliverable(args: Record<string, unknown>): Promise<string> {
+    try {
+      const name = String(args.name ?? '');
+      const from = args.from_run as { id?: string; file?: string } | undefined;
+      let content: string;
+      if (typeof args.content === 'string') content = args.content;
+      else if (from?.id && from.file) {
+        const run = await this.options.launcher.result(from.id);
+        content = readFileSync(new Workspace(run.run_dir).resolve(from.file), 'utf8');
+      } else return 'save_deliverable refused: give content or from_run';
+      const target = new Workspace(this.options.workspace.deliverablesDir).resolve(name, { write: true });
+      writeFileSync(target, content);
+      return `saved deliverables/${relative(this.options.workspace.deliverablesDir, target)} (${content.length} characters)`;
+    } catch (error) {
+      return `save_deliverable refused: ${error instanceof Error ? error.message : String(error)}`;
+    }
   }
 
   /** One launch_run call: prepare, approve, run, result (as the tool's answer). */
