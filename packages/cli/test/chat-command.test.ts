@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NETWORK_GUARD, reply, startScriptedOpenAIServer, toolCall, type ScriptedOpenAIServer } from '@orchestra/testing';
-import { ROOT, modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
+import { BIN, ROOT, modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
+import { spawn } from 'node:child_process';
 
 /** `orchestra chat` as a script drives it: piped input, the scripted OpenAI-compatible server as the model. */
 
@@ -82,5 +83,32 @@ describe('orchestra chat (black box)', () => {
     expect(notDir.code).toBe(2);
     expect(notDir.stderr).toContain('--project');
     expect((await runOrchestra(['chat', '--backend', 'agent'])).stderr).toContain('add --allow-tools');
+  });
+
+  it('Ctrl-C cancels the active run, not the session: the agent gets the partial results and the chat goes on', async () => {
+    model.enqueue(toolCall('launch_run', { task: 'Review', pipeline: 'review.dot' }), reply('Stopped before the review.'), reply('Still here.'));
+    const dir = project();
+    const env = modelFreeEnv({ OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
+    const child = spawn(process.execPath, [BIN, 'chat', '--project', dir, '--model', 'scripted-model', '--base-url', model.url, '--simulate'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const until = async (text: string) => {
+      for (let i = 0; i < 400 && !out.includes(text); i += 1) await new Promise((r) => setTimeout(r, 25));
+      expect(out).toContain(text);
+    };
+    child.stdin.write('review it\n');
+    await until('[C] Cancel');
+    child.stdin.write('A\n');
+    await until('Review Changes');
+    child.kill('SIGINT');
+    await until('orchestra › Stopped before the review.');
+    expect(out).toMatch(/■ run \S+: Review · review\.dot · cancelled/);
+    child.stdin.write('are you there?\n');
+    await until('orchestra › Still here.');
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    expect(JSON.parse(String(model.completions[1]?.messages?.at(-1)?.content))).toMatchObject({ status: 'cancelled', completed_nodes: ['start'] });
   });
 });
