@@ -80,6 +80,33 @@ describe('run modes (the seed matrix)', () => {
   });
 });
 
+describe('whole answers', () => {
+  it('passes each stage\'s whole answer to the next, and returns the whole final answer (last_response keeps only 200 characters)', async () => {
+    const draft = `${'A long draft line. '.repeat(40)}END OF DRAFT`;
+    const prompts: Record<string, string> = {};
+    const backend = {
+      run: async ({ node, prompt }: { node: { id: string }; prompt: string }) => {
+        prompts[node.id] = prompt;
+        return node.id === 'draft' ? draft : `${node.id}: ${'x'.repeat(300)} END`;
+      },
+    };
+    launcher = new RunLauncher({ projectDir: project(), checkpointIntervalMs: 0, backendFor: async () => backend });
+    const result = await launcher.wait(await launcher.launch({ task: 't', agent_mode: 'single', refinement: true }));
+    expect(result.status).toBe('completed');
+    expect(prompts.critique).toContain(draft);
+    expect(prompts.revise).toContain(draft);
+    expect(prompts.revise).toContain(`critique: ${'x'.repeat(300)} END`);
+    expect(result.final_response).toBe(`revise: ${'x'.repeat(300)} END`);
+  });
+
+  it('a multi run\'s best branch answer comes back whole', async () => {
+    const backend = { run: async ({ node }: { node: { id: string } }) => `${node.id}: ${'y'.repeat(400)}` };
+    launcher = new RunLauncher({ projectDir: project(), checkpointIntervalMs: 0, backendFor: async () => backend });
+    const result = await launcher.wait(await launcher.launch({ task: 't', agent_mode: 'multi', refinement: false }));
+    expect(result.final_response).toBe(`agent_1: ${'y'.repeat(400)}`);
+  });
+});
+
 describe('launch_run refuses what it should', () => {
   it('bad parameters, paths outside the project, missing pipelines', () => {
     const dir = project();
@@ -93,6 +120,8 @@ describe('launch_run refuses what it should', () => {
     expect(() => launcher?.prepare({ task: 't', context_paths: ['escape/passwd'] })).toThrow(/outside/);
     expect(() => launcher?.prepare({ task: 't', pipeline: 'missing.dot' })).toThrow(/missing.dot/);
     expect(() => launcher?.prepare({ task: 't', pipeline: '../x.dot' })).toThrow(/outside/);
+    expect(() => launcher?.prepare({ task: 't', context_paths: ['nope.md'] })).toThrow('launch_run: context path nope.md does not exist in the project');
+    expect(launcher.prepare({ task: 't', agent_mode: 'multi', planning_mode: true }).source).toContain('planner_2');
   });
 
   it('reads directories in context_paths, and runs a project pipeline; a pipeline with tool nodes needs allowTools', async () => {

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Workspace } from '@orchestra/llm';
 
@@ -36,6 +36,7 @@ export function readContextPaths(projectDir: string, paths: readonly string[]): 
   let size = 0;
   for (const given of paths) {
     const real = workspace.resolve(given);
+    if (!existsSync(real)) throw new Error(`context path ${given} does not exist in the project`);
     const files = statSync(real).isDirectory() ? filesUnder(real) : [real];
     for (const file of files) {
       const buffer = readFileSync(file);

@@ -100,7 +100,11 @@ export class RunLauncher {
         return { input, pipeline: input.pipeline, mode: null, source: readFileSync(path, 'utf8'), file: basename(path), context };
       }
       const mode = runModeOf(input);
-      const source = runModePipeline(mode, { ...(input.agents ? { agents: input.agents } : {}), ...(input.agent_system_prompts ? { systemPrompts: input.agent_system_prompts } : {}) });
+      const source = runModePipeline(mode, {
+        ...(input.agents ? { agents: input.agents } : {}),
+        ...(input.agent_system_prompts ? { systemPrompts: input.agent_system_prompts } : {}),
+        ...(input.agent_mode ? { multi: input.agent_mode === 'multi' } : {}),
+      });
       return { input, pipeline: `template:${mode}`, mode, source, file: `${mode}.dot`, context };
     } catch (error) {
       if (error instanceof LaunchError) throw error;
@@ -221,9 +225,10 @@ function readDescription(dir: string): { task?: string; pipeline?: string } | un
 }
 
 /**
- * The run's final response: the last LLM stage's `last_response`, unless a
- * fan-in ran after it (a run that ended by picking among parallel
- * branches): then the best branch's answer.
+ * The run's final response, whole (from the stage's `response.md`;
+ * `last_response` in the context holds only its start): the last LLM
+ * stage's, unless a fan-in ran after it (a run that ended by picking among
+ * parallel branches): then the best branch's last stage's.
  */
 function finalResponse(dir: string, context: Record<string, JsonValue>, completed: readonly string[]): string | null {
   const results = context['parallel.results'];
@@ -231,9 +236,19 @@ function finalResponse(dir: string, context: Record<string, JsonValue>, complete
   const lastStage = typeof context.last_stage === 'string' ? completed.lastIndexOf(context.last_stage) : -1;
   if (Array.isArray(results) && typeof best === 'string') {
     const fanInAfter = completed.slice(lastStage + 1).some((node) => setsBestBranch(dir, node));
-    if (fanInAfter || lastStage < 0) return bestOf(results, best);
+    if (fanInAfter || lastStage < 0) return bestOf(dir, results, best);
   }
-  return typeof context.last_response === 'string' ? context.last_response : null;
+  if (typeof context.last_stage === 'string') return responseOf(dir, context.last_stage) ?? (typeof context.last_response === 'string' ? context.last_response : null);
+  return null;
+}
+
+/** A stage's whole response, if it wrote one. */
+function responseOf(dir: string, node: string): string | undefined {
+  try {
+    return readFileSync(join(dir, node, 'response.md'), 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether a node's status.json records a fan-in's pick. */
@@ -246,9 +261,16 @@ function setsBestBranch(dir: string, node: string): boolean {
   }
 }
 
-function bestOf(results: JsonValue[], best: string): string | null {
+/** The best branch's answer: its last stage's response, else what it put in the context. */
+function bestOf(dir: string, results: JsonValue[], best: string): string | null {
   const entry = results.find((r) => typeof r === 'object' && r !== null && !Array.isArray(r) && r.id === best) as Record<string, JsonValue> | undefined;
+  const nodes = Array.isArray(entry?.completed_nodes) ? entry.completed_nodes.filter((n): n is string => typeof n === 'string') : [];
+  for (const node of [...nodes].reverse()) {
+    const text = responseOf(dir, node);
+    if (text !== undefined) return text;
+  }
   const updates = entry?.context_updates as Record<string, JsonValue> | undefined;
+  if (typeof updates?.answer === 'string') return updates.answer;
   return typeof updates?.last_response === 'string' ? updates.last_response : null;
 }
 

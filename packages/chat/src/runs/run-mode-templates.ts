@@ -6,6 +6,8 @@ export interface TemplateOptions {
   agents?: readonly string[];
   /** Extra system prompt text per alias, `*` for every agent. */
   systemPrompts?: Readonly<Record<string, string>>;
+  /** Plan modes: several planners in parallel (launch_run's `agent_mode: multi`); default: when several agents are named. */
+  multi?: boolean;
 }
 
 /** How many agents a multi mode fans out to when none are named. */
@@ -36,27 +38,27 @@ function agentsOf(options: TemplateOptions, multi: boolean): Agent[] {
   });
 }
 
-/** A stage node: label, prompt (with the agent's instructions first) and model. */
-function stage(id: string, label: string, prompt: string, agent?: Agent): string {
+/** A stage node: label, prompt (with the agent's instructions first), the context key of its whole response, and model. */
+function stage(id: string, label: string, prompt: string, key: string, agent?: Agent): string {
   const told = agent?.instructions ? `Instructions for you: ${agent.instructions}\n\n${prompt}` : prompt;
   const model = agent?.alias ? `, llm_model=${quoted(agent.alias)}` : '';
-  return `    ${id} [label=${quoted(label)}, prompt=${quoted(told)}${model}]`;
+  return `    ${id} [label=${quoted(label)}, prompt=${quoted(told)}, response.key=${key}${model}]`;
 }
 
 const WORK = `${BRIEF}\n\nDo the task. Answer with the result itself.`;
 const PLAN = `${BRIEF}\n\nDo not carry the task out. Describe how you would: the steps, what each needs, the risks. Answer with the plan.`;
 
 /** Fans `agents` out in parallel from `fan` to `join`; each branch runs `prompt`. */
-function parallel(agents: Agent[], prefix: string, label: string, prompt: string): string[] {
+function parallel(agents: Agent[], prefix: string, label: string, prompt: string, key: string): string[] {
   return [
     `    fan [shape=component, label="Agents at work", max_parallel=${agents.length}]`,
     `    join [shape=tripleoctagon, label="All answers in"]`,
-    ...agents.map((a) => stage(`${prefix}_${a.n}`, `${label} ${a.n}${a.alias ? ` (${a.alias})` : ''}`, prompt, a)),
+    ...agents.map((a) => stage(`${prefix}_${a.n}`, `${label} ${a.n}${a.alias ? ` (${a.alias})` : ''}`, prompt, key, a)),
     ...agents.map((a) => `    fan -> ${prefix}_${a.n} -> join`),
   ];
 }
 
-const ANSWERS = 'The agents\' answers (last_response of each branch):\n{{parallel.results}}';
+const ANSWERS = 'The agents\' answers (`answer` in each branch\'s context_updates):\n{{parallel.results}}';
 
 function graph(name: string, comment: string, lines: string[]): string {
   return `// ${comment}\n// Context keys the run starts with: task, task_context, context_files (filled in by launch_run).\ndigraph ${name} {\n    start [shape=Mdiamond]\n    exit  [shape=Msquare]\n\n${lines.join('\n')}\n}\n`;
@@ -69,32 +71,32 @@ function graph(name: string, comment: string, lines: string[]): string {
  * and `{{context_files}}`.
  */
 export function runModePipeline(mode: RunMode, options: TemplateOptions = {}): string {
-  const multi = mode === 'multi' || mode === 'multi-refine' || ((mode === 'plan' || mode === 'plan-execute') && (options.agents?.length ?? 0) > 1);
+  const multi = mode === 'multi' || mode === 'multi-refine' || ((mode === 'plan' || mode === 'plan-execute') && (options.multi ?? (options.agents?.length ?? 0) > 1));
   const agents = agentsOf(options, multi);
   const first = agents[0] as Agent;
   switch (mode) {
     case 'single':
-      return graph('QuickSingle', 'Quick single: one agent does the task directly.', [stage('work', 'Do the task', WORK, first), '', '    start -> work -> exit']);
+      return graph('QuickSingle', 'Quick single: one agent does the task directly.', [stage('work', 'Do the task', WORK, 'answer', first), '', '    start -> work -> exit']);
     case 'single-refine':
       return graph('SingleRefine', 'Single + refine: one agent drafts, critiques its draft, then revises it.', [
-        stage('draft', 'Draft', WORK, first),
-        stage('critique', 'Critique', `${BRIEF}\n\nA draft answer:\n{{last_response}}\n\nCritique it: what is wrong, missing or unclear. List the changes to make.`, first),
-        stage('revise', 'Revise', `${BRIEF}\n\nA critique of the draft:\n{{last_response}}\n\nWrite the final answer with every change made.`, first),
+        stage('draft', 'Draft', WORK, 'draft', first),
+        stage('critique', 'Critique', `${BRIEF}\n\nA draft answer:\n{{draft}}\n\nCritique it: what is wrong, missing or unclear. List the changes to make.`, 'critique', first),
+        stage('revise', 'Revise', `${BRIEF}\n\nThe draft:\n{{draft}}\n\nA critique of it:\n{{critique}}\n\nWrite the final answer with every change made.`, 'answer', first),
         '',
         '    start -> draft -> critique -> revise -> exit',
       ]);
     case 'multi':
       return graph('MultiPick', 'Multi, no refinement: the agents answer in parallel; the fan-in picks the best answer by outcome.', [
-        ...parallel(agents, 'agent', 'Agent', WORK),
+        ...parallel(agents, 'agent', 'Agent', WORK, 'answer'),
         '',
         '    start -> fan',
         '    join -> exit',
       ]);
     case 'multi-refine':
       return graph('MultiRefine', 'Multi + refine: the agents answer in parallel, an LLM ranks the answers, then the best is refined.', [
-        ...parallel(agents, 'agent', 'Agent', WORK),
-        stage('rank', 'Rank the answers', `${BRIEF}\n\n${ANSWERS}\n\nRank the answers from best to worst with one line of reasons each, then repeat the best answer in full.`, first),
-        stage('refine', 'Refine the best', `${BRIEF}\n\nThe ranking, with the best answer:\n{{last_response}}\n\nImprove the best answer with what the others did better. Answer with the final result.`, first),
+        ...parallel(agents, 'agent', 'Agent', WORK, 'answer'),
+        stage('rank', 'Rank the answers', `${BRIEF}\n\n${ANSWERS}\n\nRank the answers from best to worst with one line of reasons each, then repeat the best answer in full.`, 'ranking', first),
+        stage('refine', 'Refine the best', `${BRIEF}\n\n${ANSWERS}\n\nThe ranking, with the best answer:\n{{ranking}}\n\nImprove the best answer with what the others did better. Answer with the final result.`, 'answer', first),
         '',
         '    start -> fan',
         '    join -> rank -> refine -> exit',
@@ -102,13 +104,13 @@ export function runModePipeline(mode: RunMode, options: TemplateOptions = {}): s
     case 'plan':
     case 'plan-execute': {
       const lines = multi
-        ? [...parallel(agents, 'planner', 'Planner', PLAN), stage('choose', 'Choose a plan', `${BRIEF}\n\nThe plans (last_response of each branch):\n{{parallel.results}}\n\nChoose the best plan and give it in full.`, first)]
-        : [stage('plan', 'Plan', PLAN, first)];
+        ? [...parallel(agents, 'planner', 'Planner', PLAN, 'plan'), stage('choose', 'Choose a plan', `${BRIEF}\n\nThe plans (\`plan\` in each branch's context_updates):\n{{parallel.results}}\n\nChoose the best plan and give it in full.`, 'plan', first)]
+        : [stage('plan', 'Plan', PLAN, 'plan', first)];
       const flow = multi ? ['    start -> fan', `    join -> choose -> ${mode === 'plan' ? 'exit' : 'execute'}`] : [`    start -> plan -> ${mode === 'plan' ? 'exit' : 'execute'}`];
       if (mode === 'plan') return graph(multi ? 'PlanOnlyMulti' : 'PlanOnly', 'Plan only: the agents describe an approach; nothing is carried out.', [...lines, '', ...flow]);
       return graph(multi ? 'PlanExecuteMulti' : 'PlanExecute', 'Plan → execute: plan first, then carry out the chosen plan.', [
         ...lines,
-        stage('execute', 'Execute the plan', `${BRIEF}\n\nThe plan to carry out:\n{{last_response}}\n\nCarry the plan out. Answer with the result.`, first),
+        stage('execute', 'Execute the plan', `${BRIEF}\n\nThe plan to carry out:\n{{plan}}\n\nCarry the plan out. Answer with the result.`, 'answer', first),
         '',
         ...flow,
         '    execute -> exit',

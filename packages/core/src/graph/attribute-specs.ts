@@ -93,6 +93,7 @@ export const ATTRIBUTE_SPECS: readonly AttributeSpec[] = [
   spec('node', 'output.schema', 'string', 'unset', 'Phased LLM stage: the output schema, a JSON Schema file (relative to the pipeline\'s directory) or `zod:<name>` for one a library registered. The stage then runs Discuss → Summarize → Serialize and its result is the validated artifact. Orchestra extension.'),
   spec('node', 'output.checks', 'string', 'unset', 'Phased LLM stage: a JSON file of declared semantic checks (references, coverage, unique, disjoint, counts) run on the artifact. Orchestra extension.'),
   spec('node', 'output.validators', 'string', 'unset', 'Phased LLM stage: comma-separated names of semantic validators a library registered. Orchestra extension.'),
+  spec('node', 'response.key', 'string', 'unset', 'LLM stage: a context key that gets the whole response (`last_response` holds only its first 200 characters), for later prompts to quote as `{{key}}`. Orchestra extension.'),
   spec('node', 'output.key', 'string', '<node>.output', 'Phased LLM stage: the context key the artifact goes to. Orchestra extension.'),
   spec('node', 'output.tool', 'string', 'submit_<node>', 'Phased LLM stage: the name of the finalization tool the model calls with the artifact. Orchestra extension.'),
   spec('node', 'validation_retries', 'integer', '3', 'Phased LLM stage: calls of the finalization tool after the first that a failed validation may cost. Orchestra extension.'),

@@ -60,7 +60,12 @@ export function createCodergenHandler(backend: CodergenBackend): Handler {
       const outcome: Outcome = {
         status: 'success',
         notes: `Stage completed: ${node.id}`,
-        contextUpdates: { last_stage: node.id, last_response: result.slice(0, LAST_RESPONSE_LENGTH) },
+        contextUpdates: {
+          last_stage: node.id,
+          last_response: result.slice(0, LAST_RESPONSE_LENGTH),
+          // `response.key`: the whole response, for later stages to quote ({{key}}); last_response keeps only its start.
+          ...(node.attributes['response.key']?.trim() ? { [node.attributes['response.key'].trim()]: result } : {}),
+        },
         ...(spent ? { usage: spent } : {}),
       };
       return outcome;

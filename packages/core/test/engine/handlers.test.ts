@@ -94,6 +94,15 @@ describe('codergen handler (spec §4.5)', () => {
     expect(readFileSync(join(logsRoot, 'a', 'response.md'), 'utf8')).toBe(long);
   });
 
+  it('response.key puts the whole response in the context for later prompts to quote', async () => {
+    const long = `${'draft '.repeat(60)}end`;
+    const backend = recordingBackend(({ node }) => (node.id === 'a' ? long : 'ok'));
+    const source = dot('  a [prompt="draft", response.key="draft"]\n  b [prompt="Critique: {{draft}}"]\n  start -> a -> b -> exit');
+    const { result } = await run(source, { registry: createDefaultRegistry({ backend }) });
+    expect(result.context.draft).toBe(long);
+    expect(backend.requests[1]?.prompt).toBe(`Critique: ${long}`);
+  });
+
   it('uses an Outcome returned by the backend as it is', async () => {
     const backend = recordingBackend(() => ({ status: 'success', preferredLabel: 'Fix', contextUpdates: { verdict: 'needs work' }, notes: 'reviewed' }));
     const source = dot(
