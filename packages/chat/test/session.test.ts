@@ -208,4 +208,46 @@ describe('the interactive session', () => {
     expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['hi', 'review it']);
     expect(JSON.parse(String(messages.at(-1)?.content))).toMatchObject({ id: runId, status: 'completed', completed_nodes: ['start', 'review_gate', 'ship_it', 'exit'] });
   });
+
+  it('a failed model call ends the turn without a reply: the person is told, the session is IDLE and goes on', async () => {
+    model.enqueue(httpError(401, { message: 'invalid key' }), reply('Now it works.'));
+    const { s, said, path } = session(project(), new QueueInterviewer([]));
+    const failures: string[] = [];
+    s.on('failure', (m) => failures.push(m));
+    await s.send('hello?');
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toContain('401');
+    expect(s.state).toBe('IDLE');
+    await s.send('again');
+    expect(said).toEqual(['Now it works.']);
+    expect(path()).toEqual(['message>CHATTING', 'reply>IDLE', 'message>CHATTING', 'reply>IDLE']);
+    // The conversation kept both messages.
+    expect(model.completions[1]?.messages?.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['hello?', 'again']);
+  });
+
+  it('a session stopped while a proposal waits for approval asks again on --resume, and goes on', async () => {
+    const workspace = project();
+    model.enqueue(toolCall('launch_run', { task: 'Plan it', agent_mode: 'single' }));
+    // Nobody answers the first time (the process is gone as far as the session is concerned).
+    const first = session(workspace, new CallbackInterviewer(() => new Promise(() => {})));
+    void first.s.send('plan it');
+    for (let i = 0; i < 200 && readSessionRecord(workspace.sessionFile)?.state !== 'AWAITING_APPROVAL'; i += 1) await new Promise((r) => setTimeout(r, 20));
+    expect(readSessionRecord(workspace.sessionFile)?.state).toBe('AWAITING_APPROVAL');
+
+    model.enqueue(reply('Planned.'));
+    const asked: string[] = [];
+    const second = session(
+      workspace,
+      new CallbackInterviewer((q) => {
+        asked.push(q.text);
+        return { value: 'A', selectedOption: { key: 'A', label: 'Approve' } };
+      }),
+      true,
+    );
+    await second.s.recover();
+    expect(asked[0]).toContain('Launch this run?\nRun: Plan it');
+    expect(second.path()).toEqual(['approve>RUNNING', 'complete>PROCESSING_RESULTS', 'summarized>IDLE']);
+    expect(second.said).toEqual(['Planned.']);
+    expect(model.completions).toHaveLength(2);
+  });
 });

@@ -111,4 +111,38 @@ describe('orchestra chat (black box)', () => {
     expect(await exited).toBe(0);
     expect(JSON.parse(String(model.completions[1]?.messages?.at(-1)?.content))).toMatchObject({ status: 'cancelled', completed_nodes: ['start'] });
   });
+
+  it('--resume after a kill while a run waits at its gate: the gate is asked again on the next line and the run finishes', async () => {
+    model.enqueue(toolCall('launch_run', { task: 'Review', pipeline: 'review.dot' }));
+    const dir = project();
+    const env = modelFreeEnv({ OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
+    const child = spawn(process.execPath, [BIN, 'chat', '--project', dir, '--model', 'scripted-model', '--base-url', model.url, '--simulate'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    const exited = new Promise((resolve) => child.on('close', resolve));
+    child.stdin.write('review it\nA\n');
+    for (let i = 0; i < 400 && !out.includes('Review Changes'); i += 1) await new Promise((r) => setTimeout(r, 25));
+    expect(out).toContain('Review Changes');
+    child.kill('SIGKILL');
+    await exited;
+
+    model.enqueue(reply('Shipped after the resume.'));
+    const resumed = await chat(dir, 'A\n/runs\n', '--simulate', '--resume');
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/\? \[run \S+\] Review Changes\n {2}\[A\] Approve {2}\[F\] Fix\nyou › A\n/);
+    expect(resumed.stdout).toContain('orchestra › Shipped after the resume.');
+    expect(resumed.stdout).toMatch(/✓ run \S+: Review · review\.dot · completed · .* · 4 nodes/);
+    expect(resumed.stdout).toMatch(/session agent: \d+ tokens; runs: 0 tokens/);
+    expect(model.completions).toHaveLength(2);
+  });
+
+  it('a new session keeps the saved one aside instead of replacing it', async () => {
+    model.enqueue(reply('One.'), reply('Two.'));
+    const dir = project();
+    expect((await chat(dir, 'first\n')).code).toBe(0);
+    const second = await chat(dir, 'second\n');
+    expect(second.stderr).toMatch(/the previous session was kept as .*session-.*\.json \(--resume continues a session\)/);
+    expect(readdirSync(join(dir, '.orchestra')).filter((f) => f.startsWith('session-'))).toHaveLength(1);
+  });
 });

@@ -30,6 +30,8 @@ export interface SessionEvents {
   run: [{ phase: 'proposed' | 'started' | 'ended'; id?: string; prepared?: PreparedRun; result?: RunResult }];
   /** A piece of the agent's text as it streams in. */
   delta: [string];
+  /** The agent could not answer (its model call failed); the session is back in IDLE and saved. */
+  failure: [string];
   /** A message was queued while a run is active. */
   queued: [string];
 }
@@ -187,12 +189,12 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
       const result = await this.options.launcher.result(this.active.run);
       if (result.status === 'cancelled') await this.options.launcher.runs.resume(this.active.run);
       await this.finishRun(this.active.call_id, this.active.run);
-      await this.agentLoop();
+      await this.guarded(() => this.agentLoop());
     } else if (this.state === 'CHATTING' || this.state.startsWith('PROCESSING')) {
-      await this.agentLoop();
+      await this.guarded(() => this.agentLoop());
     } else if (this.state === 'AWAITING_APPROVAL') {
       // The proposal was never answered: ask again.
-      await this.agentLoop(true);
+      await this.guarded(() => this.agentLoop(true));
     }
     while (this.state === 'IDLE' && this.queue.length > 0) await this.turn(this.queue.shift() as string);
   }
@@ -200,7 +202,24 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
   private async turn(text: string): Promise<void> {
     this.transcript.push(new HumanMessage(text));
     this.machine.fire('message');
-    await this.agentLoop();
+    await this.guarded(() => this.agentLoop());
+  }
+
+  /**
+   * Runs the agent; when its model call fails (a refused key, a lost
+   * connection) the turn ends without a reply: the person is told, the
+   * session goes back to IDLE and the conversation so far is kept.
+   */
+  private async guarded(work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (this.state === 'CHATTING') this.machine.fire('reply');
+      else if (this.state.startsWith('PROCESSING')) this.machine.fire('summarized');
+      else this.save();
+      this.emit('failure', message);
+    }
   }
 
   private systemPrompt(): SystemMessage {
@@ -290,14 +309,17 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
       const paths = [...new Set([...this.options.workspace.contextPaths(), ...(given.context_paths ?? [])])];
       prepared = this.options.launcher.prepare({ ...(args as object), ...(paths.length ? { context_paths: paths } : {}) });
     } catch (error) {
-      this.transcript.push(new ToolMessage({ tool_call_id: callId, content: `launch_run refused: ${error instanceof Error ? error.message : String(error)}` }));
+      // If the proposal was being asked again after a resume, it is settled: refused.
+      if (this.state === 'AWAITING_APPROVAL') this.machine.fire('cancel');
+      this.transcript.push(new ToolMessage({ tool_call_id: callId, content: error instanceof Error ? error.message : String(error) }));
       return 'refused';
     }
-    if (this.state !== 'CHATTING') {
+    // AWAITING_APPROVAL: a resumed session asks again for the proposal it was killed at.
+    if (this.state !== 'CHATTING' && this.state !== 'AWAITING_APPROVAL') {
       this.transcript.push(new ToolMessage({ tool_call_id: callId, content: 'launch_run refused: one run per message; report on the run that ended first' }));
       return 'refused';
     }
-    this.machine.fire('launch');
+    if (this.state === 'CHATTING') this.machine.fire('launch');
     this.emit('run', { phase: 'proposed', prepared });
     if (this.options.requireApproval !== false) {
       const decision = await this.approve(prepared);

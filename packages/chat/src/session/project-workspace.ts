@@ -43,6 +43,14 @@ export class ProjectWorkspace {
     return join(this.dir, '.orchestra', 'session.json');
   }
 
+  /** Moves a saved session aside (`.orchestra/session-<time>.json`) before a new one starts; its path, or undefined when there was none. */
+  archiveSession(): string | undefined {
+    if (!existsSync(this.sessionFile)) return undefined;
+    const kept = join(this.dir, '.orchestra', `session-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+    renameSync(this.sessionFile, kept);
+    return kept;
+  }
+
   /** CONTEXT.md's text ('' when there is none). */
   context(): string {
     return existsSync(this.contextFile) ? readFileSync(this.contextFile, 'utf8') : '';

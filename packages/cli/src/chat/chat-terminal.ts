@@ -23,7 +23,8 @@ export function runCard(result: RunResult): string {
   const mark = result.status === 'completed' ? '✓' : result.status === 'failed' ? '✗' : result.status === 'cancelled' ? '■' : '▶';
   const tokens = result.tokens ? ` · ${result.tokens.total.toLocaleString('en-US')} tokens` : '';
   const reason = result.failure_reason ? ` · ${escapeControl(result.failure_reason)}` : '';
-  return `${mark} run ${result.id}: ${escapeControl(result.task)} · ${result.pipeline} · ${result.status} · ${seconds(result.duration_ms)} · ${result.completed_nodes.length} nodes${tokens}${reason}`;
+  const nodes = result.completed_nodes.length;
+  return `${mark} run ${result.id}: ${escapeControl(result.task)} · ${result.pipeline} · ${result.status} · ${seconds(result.duration_ms)} · ${nodes} node${nodes === 1 ? '' : 's'}${tokens}${reason}`;
 }
 
 /**
@@ -54,6 +55,7 @@ export class ChatTerminal {
     this.done = new Promise((resolve) => (this.finished = resolve));
     const { paint } = options;
     session.on('agent', (text) => this.out(`${paint('cyan', 'orchestra ›')} ${escapeControl(text)}`));
+    session.on('failure', (text) => this.out(paint('red', `orchestra: the agent could not answer: ${escapeControl(text)} (the conversation is kept; send the message again)`)));
     session.on('queued', (text) => this.out(paint('dim', `  (queued for the agent: ${escapeControl(text)})`)));
     session.on('run', (e) => {
       if (e.phase === 'started' && e.id && e.prepared) this.out(paint('yellow', `▶ run ${e.id}: ${escapeControl(e.prepared.input.task)} · ${e.prepared.pipeline} · running (/cancel stops it)`));
@@ -70,6 +72,15 @@ export class ChatTerminal {
     const { paint } = this.options;
     this.out(`${paint('magenta', '?')} ${escapeControl(question.text)}`);
     if (question.options.length) this.out(`  ${question.options.map((o) => `[${o.key}] ${o.label}`).join('  ')}`);
+  }
+
+  /** Work the agent does outside a message of the person's (a resumed session's recovery): lines wait for it as for a turn. */
+  track(work: Promise<void>): Promise<void> {
+    this.inTurn = true;
+    return work.finally(() => {
+      this.inTurn = false;
+      this.pump();
+    });
   }
 
   /** A line of input. */
@@ -125,6 +136,16 @@ export class ChatTerminal {
         if (!this.inTurn) this.quit();
         return;
       }
+      const trimmed = next.trim();
+      // The chat's own commands come first, even while a question waits (/done and the like are answers).
+      if (/^\/(cancel|quit|exit|runs|run|help)\b/.test(trimmed)) {
+        const urgent = /^\/(cancel|quit|exit)\b/.test(trimmed);
+        // A script's command waits its turn: /runs after the agent is done, /cancel until the run has started.
+        if (!this.options.tty && this.inTurn && !pending && (!urgent || (trimmed.startsWith('/cancel') && this.session.state !== 'RUNNING'))) return;
+        this.lines.shift();
+        this.command(trimmed);
+        continue;
+      }
       if (pending) {
         this.lines.shift();
         this.echo(next);
@@ -132,19 +153,9 @@ export class ChatTerminal {
         if (problem) this.out(this.options.paint('red', `  ${problem}`));
         continue;
       }
-      const trimmed = next.trim();
       if (trimmed === '') {
         this.lines.shift();
         continue;
-      }
-      if (trimmed.startsWith('/')) {
-        // A script's command waits for the agent's turn to end, but /cancel and /quit act at once.
-        const urgent = /^\/(cancel|quit|exit)\b/.test(trimmed);
-        if (this.inTurn && !this.options.tty && !urgent && /^\/(runs|run|help)\b/.test(trimmed)) return;
-        if (this.command(trimmed)) {
-          this.lines.shift();
-          continue;
-        }
       }
       if (!this.inTurn) {
         this.lines.shift();
@@ -169,7 +180,10 @@ export class ChatTerminal {
     }
   }
 
-  /** A command; false when it is not one (`/done` and the like are messages). */
+  /** Output of commands, in the order they were given. */
+  private commands: Promise<void> = Promise.resolve();
+
+  /** A command of the chat; false when it is not one (`/done` and the like are messages). */
   private command(text: string): boolean {
     const [name, arg] = text.split(/\s+/, 2);
     if (name === '/quit' || name === '/exit') {
@@ -182,11 +196,11 @@ export class ChatTerminal {
       return true;
     }
     if (name === '/runs') {
-      void this.listRuns();
+      this.commands = this.commands.then(() => this.listRuns());
       return true;
     }
     if (name === '/run') {
-      void this.showRun(arg);
+      this.commands = this.commands.then(() => this.showRun(arg));
       return true;
     }
     if (name === '/help') {
@@ -200,6 +214,8 @@ export class ChatTerminal {
     const ids = this.session.runIds();
     if (ids.length === 0) this.out('  no runs yet');
     for (const id of ids) this.out(`  ${runCard(await this.session.options.launcher.result(id))}`);
+    const tokens = await this.session.tokens();
+    this.out(`  session agent: ${tokens.session.total.toLocaleString('en-US')} tokens; runs: ${Object.values(tokens.runs).reduce((a, b) => a + b, 0).toLocaleString('en-US')} tokens`);
   }
 
   private async showRun(id: string | undefined): Promise<void> {
@@ -215,7 +231,7 @@ export class ChatTerminal {
     if (this.quitting) return;
     this.quitting = true;
     this.session.save();
-    this.finished();
+    void this.commands.finally(() => this.finished());
   }
 
   private echo(text: string): void {

@@ -67,6 +67,9 @@ export async function chatCommand(flags: ChatFlags, io: CliIO): Promise<number> 
     const config = await loadRunConfig(configFrom);
     const model = createChatOpenAI(resolveModel(SESSION_NODE, { config, env: process.env, flags: { ...models, backend: 'chat' } }));
     const workspace = new ProjectWorkspace(projectDir).ensure();
+    // A new session does not silently replace a saved one: it is kept beside it.
+    const kept = flags.resume ? undefined : workspace.archiveSession();
+    if (kept) io.stderr(`orchestra: the previous session was kept as ${kept} (--resume continues a session)\n`);
     launcher = new RunLauncher({
       projectDir,
       ...(flags.simulate ? { simulate: true } : {}),
@@ -97,16 +100,18 @@ export async function chatCommand(flags: ChatFlags, io: CliIO): Promise<number> 
     }
     throw error;
   }
+  if (flags.allowTools) io.stderr('orchestra: warning: --allow-tools: launched runs may run shell commands and give models tools on this machine\n');
   const tty = process.stdin.isTTY === true;
   terminal = new ChatTerminal(session, terminalInterviewer, { io, paint: painter(colourEnabled(process.stdout)), tty, project: projectDir });
   if (tty) io.stderr(`orchestra chat: project ${projectDir}${flags.resume ? ' (resumed)' : ''}; /help lists the commands\n`);
   const onSignal = () => terminal?.interrupt();
   process.on('SIGINT', onSignal);
   try {
-    if (flags.resume) await session.recover();
+    // Input is read from the start: a resumed session may ask a question while it recovers.
     const rl = createInterface({ input: process.stdin, terminal: false });
     rl.on('line', (line) => terminal?.line(line));
     rl.on('close', () => terminal?.end());
+    if (flags.resume) await terminal.track(session.recover());
     await terminal.done;
     rl.close();
     return ExitCode.ok;
