@@ -45,7 +45,7 @@ function session(workspace: ProjectWorkspace, interviewer: Interviewer, resume =
 
 const toolResults = (i: number) => (model.completions[i]?.messages ?? []).filter((m) => m.role === 'tool').map((m) => String(m.content));
 
-describe('the interactive session', () => {
+describe('the interactive session', { timeout: 30_000 }, () => {
   it('answers a simple question directly, with no run', async () => {
     model.enqueue(reply('Paris.', { usage: { promptTokens: 30, completionTokens: 2 } }));
     const { s, said, path } = session(project(), new QueueInterviewer([]));

@@ -27,7 +27,7 @@ function chat(dir: string, input: string, ...flags: string[]) {
   return runOrchestra(['chat', '--project', dir, '--model', 'scripted-model', '--base-url', model.url, ...flags], { env, input });
 }
 
-describe('orchestra chat (black box)', () => {
+describe('orchestra chat (black box)', { timeout: 30_000 }, () => {
   it('--auto-approve with piped input launches a run of a project pipeline and prints the agent\'s summary', async () => {
     model.enqueue(toolCall('launch_run', { task: 'Review the change', pipeline: 'review.dot' }), reply('The review ran and the change shipped.'));
     const dir = project();

@@ -35,7 +35,7 @@ function serve(args: string[], env: NodeJS.ProcessEnv = modelFreeEnv(), cwd = RO
   return { child, url, exited, output: () => ({ stdout, stderr }) };
 }
 
-describe('orchestra serve', () => {
+describe('orchestra serve', { timeout: 30_000 }, () => {
   it('serves runs that call the configured model, and stops on Ctrl-C leaving them resumable', async () => {
     model.respondWith((request) => reply(`answer to: ${request.lastUserText}`));
     const runsDir = join(tempDir(), 'runs');

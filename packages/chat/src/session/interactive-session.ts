@@ -215,9 +215,14 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
       await work();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      // Back to IDLE along legal transitions, wherever the turn stopped.
+      if (this.state === 'AWAITING_APPROVAL') this.machine.fire('cancel');
+      if (this.state === 'RUNNING') {
+        this.active = null;
+        this.machine.fire('fail');
+      }
       if (this.state === 'CHATTING') this.machine.fire('reply');
       else if (this.state.startsWith('PROCESSING')) this.machine.fire('summarized');
-      else this.save();
       this.emit('failure', message);
     }
   }

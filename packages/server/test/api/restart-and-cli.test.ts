@@ -19,7 +19,7 @@ async function until(check: () => boolean, what: string, timeoutMs = 15_000): Pr
   }
 }
 
-describe('server runs are ordinary runs', () => {
+describe('server runs are ordinary runs', { timeout: 30_000 }, () => {
   it('survive a server restart: listed as stopped, resumed by the new server, finished', async () => {
     const runsDir = tempRunsDir();
     server = await testServer({ runsDir });

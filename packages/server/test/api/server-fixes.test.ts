@@ -20,7 +20,7 @@ const AGAIN = `digraph Again {
   ask -> ask [label="[A] Again", loop_restart=true]
 }`;
 
-describe('server runs, further', () => {
+describe('server runs, further', { timeout: 30_000 }, () => {
   it('a gate with human.timeout takes its default when nobody answers in time', async () => {
     server = await testServer();
     const source = fixture('human-gate.dot').replace('type="wait.human"', 'type="wait.human", human.timeout="300ms", human.default_choice=fixes');
