@@ -145,4 +145,29 @@ describe('orchestra chat (black box)', { timeout: 30_000 }, () => {
     expect(second.stderr).toMatch(/the previous session was kept as .*session-.*\.json \(--resume continues a session\)/);
     expect(readdirSync(join(dir, '.orchestra')).filter((f) => f.startsWith('session-'))).toHaveLength(1);
   });
+
+  it('/quit while a run waits at its gate: the run parks, and --resume asks its question again and finishes it', async () => {
+    model.enqueue(toolCall('launch_run', { task: 'Review', pipeline: 'review.dot' }));
+    const dir = project();
+    const env = modelFreeEnv({ OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
+    const child = spawn(process.execPath, [BIN, 'chat', '--project', dir, '--model', 'scripted-model', '--base-url', model.url, '--simulate'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    const exited = new Promise((resolve) => child.on('close', resolve));
+    child.stdin.write('review it\nA\n');
+    for (let i = 0; i < 400 && !out.includes('Review Changes'); i += 1) await new Promise((r) => setTimeout(r, 25));
+    child.stdin.write('/quit\n');
+    expect(await exited).toBe(0);
+    const [id] = readdirSync(join(dir, 'runs'));
+    const status = await runOrchestra(['status', join(dir, 'runs', id as string), '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ state: 'parked' });
+    expect(JSON.parse(readFileSync(join(dir, '.orchestra', 'session.json'), 'utf8'))).toMatchObject({ state: 'RUNNING', active: { run: id } });
+
+    model.enqueue(reply('Shipped.'));
+    const resumed = await chat(dir, 'A\n', '--simulate', '--resume');
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/\? \[run \S+\] Review Changes/);
+    expect(resumed.stdout).toContain('orchestra › Shipped.');
+    expect(model.completions).toHaveLength(2);
+  });
 });

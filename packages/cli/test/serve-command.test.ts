@@ -54,13 +54,21 @@ describe('orchestra serve', { timeout: 30_000 }, () => {
     }
     await fetch(`${url}/pipelines/${id}/questions/${questions[0]?.id}/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"answer":"F"}' });
     // [F] Fix runs an LLM stage through the scripted model, then asks again.
-    for (let i = 0; i < 400 && model.completions.length === 0; i += 1) await new Promise((r) => setTimeout(r, 25));
+    let again: { id: string }[] = [];
+    for (let i = 0; i < 400 && !(again.length > 0 && again[0]?.id !== questions[0]?.id); i += 1) {
+      again = ((await (await fetch(`${url}/pipelines/${id}/questions`)).json()) as { questions: { id: string }[] }).questions;
+      await new Promise((r) => setTimeout(r, 25));
+    }
     expect(model.completions[0]?.model).toBe('scripted-model');
+    // Ctrl-C while the gate waits: the run parks with its question, so the command line can answer it.
     server.child.kill('SIGINT');
     expect(await server.exited).toBe(0);
     expect(server.output().stderr).toContain('stay resumable');
     const status = await runOrchestra(['status', join(runsDir, id), '--json']);
-    expect(JSON.parse(status.stdout)).toMatchObject({ state: 'stopped', checkpoint_status: 'interrupted' });
+    expect(JSON.parse(status.stdout)).toMatchObject({ state: 'parked', checkpoint_status: 'parked', pending: [expect.objectContaining({ id: 'review_gate' })] });
+    const answered = await runOrchestra(['answer', join(runsDir, id), 'A']);
+    expect(answered.stdout).toContain('recorded [A] Approve for review_gate');
+    expect(answered.code).toBe(0);
     expect(readFileSync(join(runsDir, id, 'fixes', 'response.md'), 'utf8')).toBe('answer to: Address the review comments');
   });
 

@@ -110,6 +110,8 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
   private usage = { input: 0, output: 0, total: 0 };
   private transitions: SessionTransition[] = [];
   private cancelRequested = false;
+  /** Set by {@link detach}: the process is going away; the active run's end is not the session's business now. */
+  private detached = false;
   private readonly model: ChatModel;
 
   constructor(readonly options: InteractiveSessionOptions, record?: SessionRecord) {
@@ -180,6 +182,15 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
   }
 
   /**
+   * Before the process ends with a run active (`/quit`, end of input): the
+   * session stays RUNNING on disk, so `--resume` re-attaches to the run,
+   * which the launcher's close parks (at a question) or stops.
+   */
+  detach(): void {
+    this.detached = true;
+  }
+
+  /**
    * After `--resume`: re-attaches to the run that was active (resuming it if
    * its process died) and finishes the turn; then handles queued messages.
    * No model call is made for past turns.
@@ -187,7 +198,8 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
   async recover(): Promise<void> {
     if (this.state === 'RUNNING' && this.active) {
       const result = await this.options.launcher.result(this.active.run);
-      if (result.status === 'cancelled') await this.options.launcher.runs.resume(this.active.run);
+      // Stopped or parked when the last process went away: it goes on here (its questions asked again).
+      if (result.status !== 'completed' && result.status !== 'failed' && !this.options.launcher.runs.isActive(this.active.run)) await this.options.launcher.runs.resume(this.active.run);
       await this.finishRun(this.active.call_id, this.active.run);
       await this.guarded(() => this.agentLoop());
     } else if (this.state === 'CHATTING' || this.state.startsWith('PROCESSING')) {
@@ -243,6 +255,7 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
         message = last;
         reaskPending = false;
       } else {
+        if (this.detached) return;
         message = await this.callModel();
         this.transcript.push(message);
       }
@@ -272,6 +285,7 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
           continue;
         }
         const ended = await this.launch(id, call.args);
+        if (this.detached) return;
         if (ended === 'cancelled') {
           // Every call of the message needs an answer before the conversation goes on.
           for (const rest of calls_.slice(calls_.indexOf(call) + 1)) this.transcript.push(new ToolMessage({ tool_call_id: rest.id ?? '', content: 'not run: the launch before it was cancelled' }));
@@ -356,6 +370,7 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
   /** Waits for the active run (asking its questions), then hands its result to the agent. */
   private async finishRun(callId: string, id: string): Promise<void> {
     const result = await this.followRun(id);
+    if (this.detached) return;
     this.active = null;
     this.transcript.push(new ToolMessage({ tool_call_id: callId, content: JSON.stringify(result) }));
     this.emit('run', { phase: 'ended', id, result });

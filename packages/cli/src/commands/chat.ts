@@ -117,6 +117,8 @@ export async function chatCommand(flags: ChatFlags, io: CliIO): Promise<number> 
     return ExitCode.ok;
   } finally {
     process.off('SIGINT', onSignal);
+    // A run still active stays the session's: --resume picks it up (it parks at a question, else stops at a safe point).
+    session.detach();
     await launcher.close();
   }
 }

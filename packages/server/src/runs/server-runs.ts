@@ -327,11 +327,26 @@ export class ServerRuns {
     return followRecordedEvents(dir, report.owner?.alive === true);
   }
 
-  /** Stops every run this server drives (each stays resumable) and waits for them. */
-  async close(): Promise<void> {
+  /**
+   * Stops every run this server drives and waits for them: a run waiting for
+   * an answer parks with its questions pending (so `orchestra answer` and
+   * `orchestra resume` work on it, as does a server started later); any
+   * other stops at its next safe point. Each stays resumable. A run still
+   * busy after `graceMs` (a parallel branch that goes on) is stopped.
+   */
+  async close(graceMs = 5000): Promise<void> {
     const runs = [...this.active.values()];
-    for (const run of runs) run.controller.abort(new Error('the server is shutting down'));
-    await Promise.all(runs.map((r) => r.done));
+    for (const run of runs) {
+      if (run.web.parkAll() === 0) run.controller.abort(new Error('the server is shutting down'));
+    }
+    const timer = setTimeout(() => {
+      for (const run of runs) run.controller.abort(new Error('the server is shutting down'));
+    }, graceMs);
+    try {
+      await Promise.all(runs.map((r) => r.done));
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Whether this server drives run `id` now. */

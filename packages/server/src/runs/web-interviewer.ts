@@ -1,4 +1,4 @@
-import { answerForQuestion, timeoutAnswer, type Answer, type AskOptions, type Interviewer, type Question } from '@orchestra/core';
+import { AnswerLater, answerForQuestion, timeoutAnswer, type Answer, type AskOptions, type Interviewer, type Question } from '@orchestra/core';
 
 /** A question a run waits for, as the HTTP API shows it. */
 export interface PendingQuestion {
@@ -13,6 +13,8 @@ export type AnswerRefusal = { reason: 'not_pending' | 'invalid'; message: string
 
 interface Waiting extends PendingQuestion {
   resolve: (answer: Answer) => void;
+  /** Gives the question up so that the run parks with it pending. */
+  park: () => void;
 }
 
 /**
@@ -71,9 +73,25 @@ export class WebInterviewer implements Interviewer {
         resolve(answer);
       };
       if (question.timeoutMs !== undefined) timer = setTimeout(() => settle(timeoutAnswer(question)), question.timeoutMs);
-      this.waiting.set(id, { id, question, askedAt: new Date().toISOString(), resolve: settle });
+      const park = () => {
+        stop();
+        reject(new AnswerLater(question, [], 'server-stopped'));
+      };
+      this.waiting.set(id, { id, question, askedAt: new Date().toISOString(), resolve: settle, park });
       this.onChange();
     });
+  }
+
+  /**
+   * Parks the run: every waiting question is given up as "answer later", so
+   * the run stops with them pending in its directory (`orchestra answer`
+   * and `orchestra resume`, or a server, take it from there). Returns how
+   * many there were.
+   */
+  parkAll(): number {
+    const waiting = [...this.waiting.values()];
+    for (const entry of waiting) entry.park();
+    return waiting.length;
   }
 
   /**

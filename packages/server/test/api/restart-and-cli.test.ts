@@ -20,7 +20,7 @@ async function until(check: () => boolean, what: string, timeoutMs = 15_000): Pr
 }
 
 describe('server runs are ordinary runs', { timeout: 30_000 }, () => {
-  it('survive a server restart: listed as stopped, resumed by the new server, finished', async () => {
+  it('survive a server restart: a run waiting at a gate parks with its question, the new server lists it, an answer resumes it to the end', async () => {
     const runsDir = tempRunsDir();
     server = await testServer({ runsDir });
     const id = await server.start(fixture('multiple-gates.dot'));
@@ -31,15 +31,14 @@ describe('server runs are ordinary runs', { timeout: 30_000 }, () => {
     await server.close();
 
     server = await testServer({ runsDir });
+    // The server stopped while the second gate waited: the run parked with that question.
     const listed = await server.get('/pipelines');
-    expect(listed.body.runs).toEqual([expect.objectContaining({ id, state: 'stopped', live: false, checkpoint_status: 'interrupted', questions: [] })]);
-    const resumed = await server.post(`/pipelines/${id}/resume`);
-    expect(resumed.status).toBe(200);
-    const again = await server.question(id);
+    expect(listed.body.runs).toEqual([expect.objectContaining({ id, state: 'parked', live: false, checkpoint_status: 'parked' })]);
+    const [parked] = listed.body.runs[0].questions;
     // The first gate is not asked again: the run goes on at the second.
-    expect(again.node_id).toBe(second.node_id);
-    expect(Number(again.id.split('.').at(-1))).toBeGreaterThan(Number(second.id.split('.').at(-1)));
-    await server.post(`/pipelines/${id}/questions/${again.id}/answer`, { answer: again.options[0].key });
+    expect(parked).toMatchObject({ id: second.node_id, node_id: second.node_id, source: 'parked', text: second.text });
+    const answered = await server.post(`/pipelines/${id}/questions/${parked.id}/answer`, { answer: second.options[0].key });
+    expect(answered.body).toMatchObject({ resumed: true });
     const done = await server.state(id, 'completed');
     expect(done.completed_nodes.filter((n: string) => n === first.node_id)).toHaveLength(1);
     // The stream numbers the whole run, both servers' events.
@@ -48,6 +47,22 @@ describe('server runs are ordinary runs', { timeout: 30_000 }, () => {
     const recorded = stream.recorded();
     expect(recorded.map((e) => Number(e.id))).toEqual(recorded.map((_, i) => i + 1));
     expect(recorded.filter((e) => e.event === 'pipeline.started').map((e) => JSON.parse(e.data).resumed)).toEqual([false, true]);
+  });
+
+  it('after a restart, POST /resume takes a run the old server started back live: its question is asked again here', async () => {
+    const runsDir = tempRunsDir();
+    server = await testServer({ runsDir });
+    const id = await server.start(fixture('human-gate.dot'));
+    await server.question(id);
+    await server.close();
+    server = await testServer({ runsDir });
+    const resumed = await server.post(`/pipelines/${id}/resume`);
+    expect(resumed.status).toBe(200);
+    expect(resumed.body).toMatchObject({ live: true, state: 'running' });
+    const question = await server.question(id);
+    expect(question).toMatchObject({ node_id: 'review_gate', source: 'live' });
+    await server.post(`/pipelines/${id}/questions/${question.id}/answer`, { answer: 'A' });
+    expect((await server.state(id, 'completed')).completed_nodes).toEqual(['start', 'review_gate', 'ship_it', 'exit']);
   });
 
   it('a server run works with orchestra status and resume', async () => {
