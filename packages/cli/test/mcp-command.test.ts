@@ -137,7 +137,7 @@ describe('orchestra mcp', { timeout: 30_000 }, () => {
     expect(mcp.output().stderr).toContain('stdin ended; stopping');
   });
 
-  it('on SIGTERM stops the runs it drives at a safe point (resumable) and exits 0', async () => {
+  it('on SIGTERM parks a run waiting at its gate (its question pending, for orchestra answer) and exits 0', async () => {
     const project = tempDir();
     writeFileSync(join(project, 'review.dot'), readFileSync(join(ROOT, 'fixtures', 'human-gate.dot'), 'utf8'));
     const mcp = spawnMcp(['--project', project, '--simulate']);
@@ -147,9 +147,9 @@ describe('orchestra mcp', { timeout: 30_000 }, () => {
     expect(waiting.status).toBe('waiting');
     mcp.child.kill('SIGTERM');
     expect(await mcp.exited).toEqual({ code: 0, signal: null });
-    expect(mcp.output().stderr).toContain('received SIGTERM; stopping: the runs it drives stop at a safe point and stay resumable');
+    expect(mcp.output().stderr).toContain('received SIGTERM; stopping: runs waiting for an answer park with their questions, the others stop at a safe point; all stay resumable');
     const status = await runOrchestra(['status', waiting.run_dir, '--json']);
-    expect(JSON.parse(status.stdout)).toMatchObject({ state: 'stopped', checkpoint_status: 'interrupted' });
+    expect(JSON.parse(status.stdout)).toMatchObject({ state: 'parked', checkpoint_status: 'parked', pending: [expect.objectContaining({ id: 'review_gate' })] });
   });
 
   it('runs call the configured model without tools, whatever orchestra.yaml prefers', async () => {

@@ -73,7 +73,7 @@ export async function mcpCommand(flags: McpFlags, io: CliIO): Promise<number> {
   io.stderr(`orchestra: MCP server on stdio for ${projectDir} (runs in ${join(projectDir, 'runs')}${flags.simulate ? ', simulated' : ''})\n`);
 
   const why = await Promise.race([serving.ended, stopped]);
-  io.stderr(`orchestra: ${why}; stopping: the runs it drives stop at a safe point and stay resumable...\n`);
+  io.stderr(`orchestra: ${why}; stopping: runs waiting for an answer park with their questions, the others stop at a safe point; all stay resumable...\n`);
   try {
     await launcher.close();
   } finally {

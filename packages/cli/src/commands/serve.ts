@@ -122,7 +122,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
   const stopped = new Promise<void>((resolveStop) => {
     const interrupt = abortOnSignals(
       () => process.exit(ExitCode.interrupted),
-      () => io.stderr('orchestra: stopping: the runs it drives stop at a safe point and stay resumable...\n'),
+      () => io.stderr('orchestra: stopping: runs waiting for an answer park with their questions, the others stop at a safe point; all stay resumable...\n'),
     );
     interrupt.signal.addEventListener('abort', () => {
       void server.close().finally(() => {
