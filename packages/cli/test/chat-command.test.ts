@@ -11,7 +11,10 @@ let model: ScriptedOpenAIServer;
 beforeEach(async () => {
   model = await startScriptedOpenAIServer({ apiKey: 'test-key' });
 });
+/** Chat processes the tests started: stopped after each test even when an assertion failed first. */
+const started: ReturnType<typeof spawn>[] = [];
 afterEach(async () => {
+  for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await model.close();
 });
 
@@ -90,6 +93,7 @@ describe('orchestra chat (black box)', { timeout: 30_000 }, () => {
     const dir = project();
     const env = modelFreeEnv({ OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
     const child = spawn(process.execPath, [BIN, 'chat', '--project', dir, '--model', 'scripted-model', '--base-url', model.url, '--simulate'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    started.push(child);
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     child.stderr.on('data', (b: Buffer) => (out += b.toString()));
@@ -117,6 +121,7 @@ describe('orchestra chat (black box)', { timeout: 30_000 }, () => {
     const dir = project();
     const env = modelFreeEnv({ OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
     const child = spawn(process.execPath, [BIN, 'chat', '--project', dir, '--model', 'scripted-model', '--base-url', model.url, '--simulate'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    started.push(child);
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     const exited = new Promise((resolve) => child.on('close', resolve));
@@ -151,6 +156,7 @@ describe('orchestra chat (black box)', { timeout: 30_000 }, () => {
     const dir = project();
     const env = modelFreeEnv({ OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
     const child = spawn(process.execPath, [BIN, 'chat', '--project', dir, '--model', 'scripted-model', '--base-url', model.url, '--simulate'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    started.push(child);
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     const exited = new Promise((resolve) => child.on('close', resolve));

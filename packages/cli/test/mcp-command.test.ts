@@ -24,9 +24,12 @@ let clients: Client[] = [];
 beforeEach(async () => {
   model = await startScriptedOpenAIServer({ apiKey: 'test-key' });
 });
+/** Servers spawned by hand: stopped after each test even when an assertion failed first. */
+const spawned: ReturnType<typeof spawn>[] = [];
 afterEach(async () => {
   for (const c of clients) await c.close();
   clients = [];
+  for (const child of spawned.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await model.close();
 });
 
@@ -70,6 +73,7 @@ async function pollUntil(client: Client, id: string, done: (r: RunResult) => boo
 /** `orchestra mcp` spawned by hand: what it writes to stdout, line by line. */
 function spawnMcp(args: string[]) {
   const child = spawn(process.execPath, [BIN, 'mcp', ...args], { cwd: ROOT, env: modelFreeEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  spawned.push(child);
   let stdout = '';
   let stderr = '';
   const waiters: (() => void)[] = [];

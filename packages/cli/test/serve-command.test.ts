@@ -11,12 +11,16 @@ let model: ScriptedOpenAIServer;
 beforeEach(async () => {
   model = await startScriptedOpenAIServer({ apiKey: 'test-key' });
 });
+/** Servers the tests started: stopped after each test even when an assertion failed before the test stopped them. */
+const started: ReturnType<typeof spawn>[] = [];
 afterEach(async () => {
+  for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await model.close();
 });
 
 function serve(args: string[], env: NodeJS.ProcessEnv = modelFreeEnv(), cwd = ROOT) {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.push(child);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
