@@ -30,6 +30,23 @@ function chat(dir: string, input: string, ...flags: string[]) {
   return runOrchestra(['chat', '--project', dir, '--model', 'scripted-model', '--base-url', model.url, ...flags], { env, input });
 }
 
+/** `orchestra chat --simulate` on `dir` with stdin left open, for tests that type into it, signal it or kill it. */
+function liveChat(dir: string) {
+  const env = modelFreeEnv({ OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
+  const child = spawn(process.execPath, [BIN, 'chat', '--project', dir, '--model', 'scripted-model', '--base-url', model.url, '--simulate'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  started.push(child);
+  let out = '';
+  child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  /** Waits until the output shows `text` (fails after 10 s). */
+  const until = async (text: string) => {
+    for (let i = 0; i < 400 && !out.includes(text); i += 1) await new Promise((r) => setTimeout(r, 25));
+    expect(out).toContain(text);
+  };
+  return { child, exited, until, output: () => out };
+}
+
 describe('orchestra chat (black box)', { timeout: 30_000 }, () => {
   it('--auto-approve with piped input launches a run of a project pipeline and prints the agent\'s summary', async () => {
     model.enqueue(toolCall('launch_run', { task: 'Review the change', pipeline: 'review.dot' }), reply('The review ran and the change shipped.'));
@@ -91,24 +108,14 @@ describe('orchestra chat (black box)', { timeout: 30_000 }, () => {
   it('Ctrl-C cancels the active run, not the session: the agent gets the partial results and the chat goes on', async () => {
     model.enqueue(toolCall('launch_run', { task: 'Review', pipeline: 'review.dot' }), reply('Stopped before the review.'), reply('Still here.'));
     const dir = project();
-    const env = modelFreeEnv({ OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
-    const child = spawn(process.execPath, [BIN, 'chat', '--project', dir, '--model', 'scripted-model', '--base-url', model.url, '--simulate'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    started.push(child);
-    let out = '';
-    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (out += b.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const until = async (text: string) => {
-      for (let i = 0; i < 400 && !out.includes(text); i += 1) await new Promise((r) => setTimeout(r, 25));
-      expect(out).toContain(text);
-    };
+    const { child, exited, until, output } = liveChat(dir);
     child.stdin.write('review it\n');
     await until('[C] Cancel');
     child.stdin.write('A\n');
     await until('Review Changes');
     child.kill('SIGINT');
     await until('orchestra › Stopped before the review.');
-    expect(out).toMatch(/■ run \S+: Review · review\.dot · cancelled/);
+    expect(output()).toMatch(/■ run \S+: Review · review\.dot · cancelled/);
     child.stdin.write('are you there?\n');
     await until('orchestra › Still here.');
     child.stdin.end();
@@ -119,15 +126,9 @@ describe('orchestra chat (black box)', { timeout: 30_000 }, () => {
   it('--resume after a kill while a run waits at its gate: the gate is asked again on the next line and the run finishes', async () => {
     model.enqueue(toolCall('launch_run', { task: 'Review', pipeline: 'review.dot' }));
     const dir = project();
-    const env = modelFreeEnv({ OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
-    const child = spawn(process.execPath, [BIN, 'chat', '--project', dir, '--model', 'scripted-model', '--base-url', model.url, '--simulate'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    started.push(child);
-    let out = '';
-    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    const exited = new Promise((resolve) => child.on('close', resolve));
+    const { child, exited, until } = liveChat(dir);
     child.stdin.write('review it\nA\n');
-    for (let i = 0; i < 400 && !out.includes('Review Changes'); i += 1) await new Promise((r) => setTimeout(r, 25));
-    expect(out).toContain('Review Changes');
+    await until('Review Changes');
     child.kill('SIGKILL');
     await exited;
 
@@ -154,14 +155,9 @@ describe('orchestra chat (black box)', { timeout: 30_000 }, () => {
   it('/quit while a run waits at its gate: the run parks, and --resume asks its question again and finishes it', async () => {
     model.enqueue(toolCall('launch_run', { task: 'Review', pipeline: 'review.dot' }));
     const dir = project();
-    const env = modelFreeEnv({ OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
-    const child = spawn(process.execPath, [BIN, 'chat', '--project', dir, '--model', 'scripted-model', '--base-url', model.url, '--simulate'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    started.push(child);
-    let out = '';
-    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    const exited = new Promise((resolve) => child.on('close', resolve));
+    const { child, exited, until } = liveChat(dir);
     child.stdin.write('review it\nA\n');
-    for (let i = 0; i < 400 && !out.includes('Review Changes'); i += 1) await new Promise((r) => setTimeout(r, 25));
+    await until('Review Changes');
     child.stdin.write('/quit\n');
     expect(await exited).toBe(0);
     const [id] = readdirSync(join(dir, 'runs'));

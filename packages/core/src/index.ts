@@ -66,6 +66,7 @@ export { RUN_DIRECTORIES, RUN_FILES } from './run/run-files.js';
 export { readCheckpoint, readJournal, readManifest } from './run/run-directory.js';
 export { checkStageFileName, openFileStage } from './run/file-stage-store.js';
 export { readRunReport, type RunReport, type RunState } from './run/run-report.js';
+export { INTERVIEWER_MODES, RecordedRunOptionsSchema, type RecordedRunOptions } from './run/recorded-run-options.js';
 export { isProcessAlive, processStartTime } from './os/process-identity.js';
 export { pathProblem, type ExpectedPath, type PathProblem } from './os/path-problem.js';
 

@@ -1,26 +1,12 @@
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { relative } from 'node:path';
+import { filesUnder } from './walk-files.js';
 import { Workspace } from '@orchestra/llm';
 
 /** Most characters of project files a run gets (the rest is cut, and said so). */
 export const MAX_CONTEXT_CHARS = 200_000;
 /** Most files a directory in `context_paths` contributes. */
 export const MAX_FILES_PER_DIRECTORY = 100;
-
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      if (out.length >= MAX_FILES_PER_DIRECTORY) return;
-      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-      const path = join(d, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.isFile()) out.push(path);
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 /**
  * The text of project files for a run (`context_paths`: files and
@@ -37,7 +23,7 @@ export function readContextPaths(projectDir: string, paths: readonly string[]): 
   for (const given of paths) {
     const real = workspace.resolve(given);
     if (!existsSync(real)) throw new Error(`context path ${given} does not exist in the project`);
-    const files = statSync(real).isDirectory() ? filesUnder(real) : [real];
+    const files = statSync(real).isDirectory() ? filesUnder(real, { skipHidden: true, limit: MAX_FILES_PER_DIRECTORY }) : [real];
     for (const file of files) {
       const buffer = readFileSync(file);
       if (buffer.includes(0)) continue;

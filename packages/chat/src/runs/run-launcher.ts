@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { JsonValue } from '@orchestra/core';
 import { Workspace } from '@orchestra/llm';
 import { ApiError, ServerRuns, type BackendFactory, type RunSummary } from '@orchestra/server';
 import { LaunchRunInputSchema, runModeOf, type LaunchRunInput, type RunMode } from './launch-run-input.js';
 import { readContextPaths } from './project-files.js';
+import { filesUnder } from './walk-files.js';
 import { runModePipeline } from './run-mode-templates.js';
 import type { RunResult } from './run-result.js';
 
@@ -154,8 +155,8 @@ export class RunLauncher {
 
   /** Where run `id` stands, as a {@link RunResult}. */
   async result(id: string): Promise<RunResult> {
-    const summary = await this.call(() => this.runs.summary(id));
     const report = await this.call(() => this.runs.report(id));
+    const summary = await this.call(() => this.runs.summary(id, report));
     const description = readDescription(summary.run_dir);
     const context = report.restored.context;
     const started = Date.parse(summary.started_at);
@@ -276,17 +277,7 @@ function bestOf(dir: string, results: JsonValue[], best: string): string | null 
 
 function artifactsOf(dir: string): string[] {
   const root = join(dir, 'artifacts');
-  if (!existsSync(root)) return [];
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const path = join(d, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else out.push(relative(dir, path));
-    }
-  };
-  walk(root);
-  return out.sort();
+  return existsSync(root) ? filesUnder(root).map((path) => relative(dir, path)) : [];
 }
 
 /** When the run last recorded an event (its end, for a run that stopped). */

@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { escapeControl, type Question } from '@orchestra/core';
 import type { InteractiveSession, RunResult } from '@orchestra/chat';
 import type { Paint } from '../render/colour.js';
+import { formatDuration } from '../render/format-duration.js';
 import type { CliIO } from '../io.js';
 import type { TerminalInterviewer } from './terminal-interviewer.js';
 
@@ -14,17 +15,13 @@ export interface ChatTerminalOptions {
   project: string;
 }
 
-function seconds(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
 /** One line about a run: its card while it runs, and when it ended. */
 export function runCard(result: RunResult): string {
   const mark = result.status === 'completed' ? '✓' : result.status === 'failed' ? '✗' : result.status === 'cancelled' ? '■' : '▶';
   const tokens = result.tokens ? ` · ${result.tokens.total.toLocaleString('en-US')} tokens` : '';
   const reason = result.failure_reason ? ` · ${escapeControl(result.failure_reason)}` : '';
   const nodes = result.completed_nodes.length;
-  return `${mark} run ${result.id}: ${escapeControl(result.task)} · ${result.pipeline} · ${result.status} · ${seconds(result.duration_ms)} · ${nodes} node${nodes === 1 ? '' : 's'}${tokens}${reason}`;
+  return `${mark} run ${result.id}: ${escapeControl(result.task)} · ${result.pipeline} · ${result.status} · ${formatDuration(result.duration_ms)} · ${nodes} node${nodes === 1 ? '' : 's'}${tokens}${reason}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { matchOption, type Answer, type AskOptions, type Interviewer, type Question } from '@orchestra/core';
+import { answerForQuestion, type Answer, type AskOptions, type Interviewer, type Question } from '@orchestra/core';
 
 /** A question waiting for the person's next line. */
 export interface PendingLine {
@@ -37,21 +37,11 @@ export class TerminalInterviewer implements Interviewer {
       options.signal?.addEventListener('abort', onAbort, { once: true });
       this.pending = {
         question,
+        // Checked as `orchestra answer` checks an answer: an option's key or label, yes/no, or text.
         take: (line) => {
-          const text = line.trim();
-          if (question.type === 'MULTIPLE_CHOICE') {
-            const option = matchOption(text, question.options);
-            if (!option) return `answer with ${question.options.map((o) => `${o.key} (${o.label})`).join(', ')}`;
-            done({ value: option.key, selectedOption: option });
-            return undefined;
-          }
-          if (question.type === 'YES_NO' || question.type === 'CONFIRMATION') {
-            if (/^y(es)?$/i.test(text)) done({ value: 'YES' });
-            else if (/^no?$/i.test(text)) done({ value: 'NO' });
-            else return 'answer yes or no';
-            return undefined;
-          }
-          done({ value: line, text: line });
+          const answer = answerForQuestion(question, line);
+          if (typeof answer === 'string') return answer;
+          done(answer);
           return undefined;
         },
         skip: () => done({ value: 'SKIPPED' }),

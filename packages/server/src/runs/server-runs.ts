@@ -1,6 +1,8 @@
 import { basename, join } from 'node:path';
 import {
   FileRunStore,
+  RecordedRunOptionsSchema,
+  type RecordedRunOptions,
   checkOutputFiles,
   OrchestraError,
   hasLlmStages,
@@ -77,26 +79,14 @@ export interface RunQuestion extends PendingQuestion {
 }
 
 
-/** The options a server run records in its manifest (`run_options`), read back when it is resumed. */
-interface ServerRunOptions {
-  simulate?: boolean;
-  model?: string;
-  /** Recorded by `orchestra run --base-url` / `--backend` (a run the CLI started). */
-  base_url?: string;
-  backend?: string;
-  phased_mode?: 'direct' | 'interactive';
-}
-
-function recordedOptions(value: unknown): ServerRunOptions {
-  if (!value || typeof value !== 'object') return {};
-  const v = value as Record<string, unknown>;
-  return {
-    ...(v.simulate === true ? { simulate: true } : {}),
-    ...(typeof v.model === 'string' ? { model: v.model } : {}),
-    ...(typeof v.base_url === 'string' ? { base_url: v.base_url } : {}),
-    ...(typeof v.backend === 'string' ? { backend: v.backend } : {}),
-    ...(v.phased_mode === 'interactive' || v.phased_mode === 'direct' ? { phased_mode: v.phased_mode } : {}),
-  };
+/**
+ * The options a run recorded in its manifest (`run_options`, the CLI's
+ * record: the server writes the same keys), read back when it is resumed;
+ * none when the record is not one.
+ */
+function recordedOptions(value: unknown): RecordedRunOptions {
+  const parsed = RecordedRunOptionsSchema.safeParse(value ?? {});
+  return parsed.success ? parsed.data : {};
 }
 
 /**
@@ -132,7 +122,7 @@ export class ServerRuns {
     const simulate = request.simulate === true;
     const backend = await this.backendOf(graph, { simulate, ...(request.model !== undefined ? { model: request.model } : {}) });
     const dir = newRunDirectory(this.runsDir, graph.name, (d) => [...this.active.values()].some((a) => a.dir === d));
-    const runOptions: ServerRunOptions = { ...(simulate ? { simulate } : {}), ...(request.model ? { model: request.model } : {}), phased_mode: request.interactive ? 'interactive' : 'direct' };
+    const runOptions: RecordedRunOptions = { ...(simulate ? { simulate } : {}), ...(request.model ? { model: request.model } : {}), phased_mode: request.interactive ? 'interactive' : 'direct' };
     const id = basename(dir);
     await this.launch(id, dir, new RunEventLog(), 0, (signal, onEvent, interviewer) =>
       runPipeline(graph, {
@@ -242,11 +232,11 @@ export class ServerRuns {
     return this.summary(id);
   }
 
-  /** Where a run stands. */
-  async summary(id: string): Promise<RunSummary> {
+  /** Where a run stands; `report`: its report when the caller has just read it (the files are read once). */
+  async summary(id: string, report?: RunReport): Promise<RunSummary> {
     const dir = runDirectory(this.runsDir, id);
     const active = this.active.get(id);
-    const report = await this.reportOf(dir);
+    report ??= await this.reportOf(dir);
     return runSummary(id, report, {
       live: active !== undefined,
       questions: await this.questionsOf(id, dir, report.state),
