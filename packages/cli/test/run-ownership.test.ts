@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -202,7 +203,18 @@ describe('orchestra status --json', () => {
     const copy = join(parked, 'pipeline.dot');
     // The node the first step led to (where the run waits) is renamed in the copy.
     const first = readJournal(parked).entries[0];
-    writeFileSync(copy, readFileSync(copy, 'utf8').replaceAll(String(first?.next), 'renamed_node'));
+    const edited = readFileSync(copy, 'utf8').replaceAll(String(first?.next), 'renamed_node');
+    writeFileSync(copy, edited);
+    // The copy no longer has the hash the manifest recorded: both refuse it for that first.
+    for (const command of ['status', 'resume']) {
+      const r = orchestra(command, parked);
+      expect(r.code, command).toBe(2);
+      expect(r.stderr, command).toContain('pipeline.dot is not the pipeline the run was started with');
+    }
+    // With the manifest's hash made to match, the journal still names a node the copy lacks.
+    const manifestFile = join(parked, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(manifestFile, JSON.stringify({ ...manifest, pipeline_sha256: createHash('sha256').update(edited).digest('hex') }));
     for (const command of ['status', 'resume']) {
       const r = orchestra(command, parked);
       expect(r.code, command).toBe(2);

@@ -57,13 +57,14 @@ export {
   type RunStatus,
 } from './engine/store/records.js';
 export { CheckpointError, NoSpaceError, RunLockedError } from './engine/store/store-errors.js';
+export { checkPipelineHash, pipelineHash } from './engine/store/pipeline-hash.js';
 export { restore, stateOfCheckpoint, type RestoredRun } from './engine/store/restore.js';
 export { parseJournalLines } from './engine/store/parse-journal.js';
 export type { EngineState } from './engine/engine-state.js';
 export { questionId, readPendingQuestions, readRecordedAnswers, writePendingQuestions, writeRecordedAnswers } from './engine/store/pending-questions.js';
 export { FileRunStore, defaultLogsRoot, restartDirectory, type FileRunStoreOptions } from './run/file-run-store.js';
 export { RUN_DIRECTORIES, RUN_FILES } from './run/run-files.js';
-export { readCheckpoint, readJournal, readManifest } from './run/run-directory.js';
+export { isRunDirectory, readCheckpoint, readJournal, readManifest } from './run/run-directory.js';
 export { checkStageFileName, openFileStage } from './run/file-stage-store.js';
 export { readRunReport, type RunReport, type RunState } from './run/run-report.js';
 export { INTERVIEWER_MODES, RecordedRunOptionsSchema, type RecordedRunOptions } from './run/recorded-run-options.js';

@@ -4,6 +4,7 @@ import {
   AutoApproveInterviewer,
   ConsoleInterviewer,
   FileRunStore,
+  checkPipelineHash,
   OrchestraError,
   QueueInterviewer,
   RUN_FILES,
@@ -300,6 +301,9 @@ export async function resumeCommand(logsDir: string, given: ResumeCommandFlags, 
   let manifest: Manifest;
   try {
     manifest = readManifest(logsRoot);
+    // Before anything reads the run's pipeline (its models, its orchestra.yaml): it must be the one the run started with.
+    const source = new FileRunStore(logsRoot).readSource();
+    if (source !== undefined) checkPipelineHash(logsRoot, manifest, source);
   } catch (error) {
     if (!(error instanceof OrchestraError)) throw error;
     io.stderr(`orchestra: ${error.message}\n`);

@@ -1,8 +1,11 @@
-import type { GraphNode } from '../graph/model.js';
+import type { Graph, GraphNode } from '../graph/model.js';
+import { findExitNodes } from '../graph/terminals.js';
+import { booleanAttr } from '../graph/values.js';
 import { unsatisfiedGoalGate, type EngineState } from './engine-state.js';
 import { retryTarget, type StepResult } from './node-step.js';
 import type { Plan } from './plan.js';
 import type { JournalEntry } from './store/records.js';
+import type { ExitGateJump } from './store/verify-checkpoint.js';
 
 /** A goal gate found unsatisfied where the run would end (for the `goal_gate.unsatisfied` event). */
 export interface GateCheck {
@@ -25,12 +28,28 @@ export interface GateDecision {
  * every visited goal gate succeeded; else the gate's retry target (node, then
  * graph level, spec §3.4); else it fails.
  */
-export function checkGoalGates(plan: Plan, state: EngineState): GateDecision {
+export function checkGoalGates(plan: Pick<Plan, 'graph' | 'goalGates'>, state: EngineState): GateDecision {
   const gate = unsatisfiedGoalGate(plan.goalGates, state);
   if (gate === undefined) return {};
   const target = retryTarget(plan.graph, plan.graph.nodes.get(gate), true);
   const check = { gate, retryTarget: target ?? null };
   return target === undefined ? { check, failure: `goal gate ${gate} is unsatisfied and there is no retry target` } : { check, jumpTo: target };
+}
+
+/** The goal gates of a graph (nodes with `goal_gate=true`), in graph order. */
+export function goalGatesOf(graph: Graph): string[] {
+  return [...graph.nodes.values()].filter((n) => booleanAttr(n, 'goal_gate')).map((n) => n.id);
+}
+
+/**
+ * The retry target the engine jumps to when a run stands at one of `graph`'s
+ * exits with an unsatisfied goal gate (a jump no journal entry records), for
+ * checking a checkpoint against its journal.
+ */
+export function exitGateJump(graph: Graph): ExitGateJump {
+  const exits = new Set(findExitNodes(graph).map((n) => n.id));
+  const plan = { graph, goalGates: goalGatesOf(graph) };
+  return (state) => (state.nextNode !== null && exits.has(state.nextNode) ? checkGoalGates(plan, state).jumpTo : undefined);
 }
 
 /** What a completed step means for the run: the journal entry's fields besides seq, node, status, retries, context, logs and usage. */

@@ -3,8 +3,8 @@ import { NODE_ID_PATTERN } from '../dot/build-graph.js';
 import { resolveHandlerType } from '../graph/handler-types.js';
 import { findExitNodes, findStartNodes } from '../graph/terminals.js';
 import type { Graph, GraphNode } from '../graph/model.js';
-import { booleanAttr } from '../graph/values.js';
 import { validateOrRaise } from '../lint/validate.js';
+import { goalGatesOf } from './decide.js';
 import type { Handler } from './handler.js';
 import type { HandlerRegistry } from './handler-registry.js';
 
@@ -71,7 +71,7 @@ export function planRun(graph: Graph, registry: HandlerRegistry): Plan {
       `this pipeline has LLM stages (${missingLlm.slice(0, 5).join(', ')}${missingLlm.length > 5 ? ', ...' : ''}) but no backend runs them: pass a CodergenBackend to runPipeline (createModelBackend or createChatBackend from @orchestra/llm, or simulationBackend)`,
     );
   }
-  const goalGates = [...graph.nodes.values()].filter((n) => booleanAttr(n, 'goal_gate')).map((n) => n.id);
+  const goalGates = goalGatesOf(graph);
   const branchBoundaries = new Set([...exitNodes, ...[...handlers].filter(([, h]) => h.type === 'parallel.fan_in').map(([id]) => id)]);
   return { graph, startNode, exitNodes, goalGates, handlers, branchBoundaries };
 }

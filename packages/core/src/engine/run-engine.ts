@@ -19,6 +19,7 @@ import { processLedger, progressStore } from './session-services.js';
 import type { RunResult } from './run-result.js';
 import { readPendingQuestions, writePendingQuestions } from './store/pending-questions.js';
 import type { JournalEntry, Manifest } from './store/records.js';
+import { pipelineHash } from './store/pipeline-hash.js';
 import type { RestoredRun } from './store/restore.js';
 import type { RunLease, RunStore } from './store/run-store.js';
 import { usageToFile } from './usage.js';
@@ -59,6 +60,7 @@ function manifestOf(plan: Plan, store: RunStore, options: EngineOptions, startAt
     orchestra_version: ORCHESTRA_VERSION,
     start_node: startAt,
     restarted_from: restartedFrom,
+    ...(options.source !== undefined ? { pipeline_sha256: pipelineHash(options.source) } : {}),
     initial_context: (options.initialContext ?? {}) as Record<string, unknown>,
     workdir: options.workdir,
     ...(options.runOptions ? { run_options: options.runOptions } : {}),

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { OrchestraError } from '../errors.js';
@@ -43,9 +43,18 @@ export function restartDirectory(logsRoot: string): string {
   return match ? `${match[1]}-restart-${Number(match[2]) + 1}` : `${logsRoot}-restart-1`;
 }
 
-/** Files a creation killed before its manifest was in place can leave: the pipeline copy and temporary files. */
+/**
+ * Files a creation killed before its manifest was in place can leave: its
+ * temporary files (the pipeline copy is one until the manifest exists). A
+ * `pipeline.dot` of its own is not one: it is somebody's pipeline.
+ */
 function isCreationLeftover(name: string): boolean {
-  return name === RUN_FILES.pipeline || /\.\d+\.(new|tmp)$/.test(name);
+  return /\.\d+\.(new|tmp)$/.test(name);
+}
+
+/** The name the pipeline copy has until the manifest is in place. */
+function pendingPipelineName(): string {
+  return `${RUN_FILES.pipeline}.${process.pid}.new`;
 }
 
 /** Options of a {@link FileRunStore}. */
@@ -101,14 +110,18 @@ export class FileRunStore implements RunStore {
       throw new OrchestraError('ORCH_RUN_EXISTS', `${this.location} is not empty and holds no run; choose an empty or new directory for --logs-dir`);
     }
     diskOp(this.location, () => mkdirSync(this.location, { recursive: true }));
-    // The pipeline copy first, the manifest last: a run exists (and can be resumed) only once both are there.
-    if (source !== undefined) writeFileAtomic(this.path(RUN_FILES.pipeline), source);
+    // The pipeline copy under a temporary name first, then the manifest (the run exists from here), then the copy's
+    // own name: a creation killed on the way leaves only temporary files, never a pipeline.dot taken for somebody's.
+    const pending = this.path(pendingPipelineName());
+    if (source !== undefined) writeFileAtomic(pending, source);
     try {
       createFileExclusive(this.path(RUN_FILES.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
     } catch (error) {
+      if (source !== undefined) rmSync(pending, { force: true });
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw this.exists_();
       throw error;
     }
+    if (source !== undefined) diskOp(this.location, () => renameSync(pending, this.path(RUN_FILES.pipeline)));
   }
 
   private exists_(): OrchestraError {
@@ -137,7 +150,22 @@ export class FileRunStore implements RunStore {
     try {
       return readFileSync(this.path(RUN_FILES.pipeline), 'utf8');
     } catch {
-      return undefined;
+      // A creation killed between its manifest and renaming the copy leaves the copy under its temporary name.
+      const pending = this.entries().find((name) => /^pipeline\.dot\.\d+\.new$/.test(name));
+      if (pending === undefined) return undefined;
+      try {
+        return readFileSync(this.path(pending), 'utf8');
+      } catch {
+        return undefined;
+      }
+    }
+  }
+
+  private entries(): string[] {
+    try {
+      return readdirSync(this.location);
+    } catch {
+      return [];
     }
   }
 

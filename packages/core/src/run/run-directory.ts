@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Checkpoint, JournalRead, Manifest } from '../engine/store/records.js';
 import { CheckpointError } from '../engine/store/store-errors.js';
 import { FileRunStore } from './file-run-store.js';
+import { RUN_FILES } from './run-files.js';
 
 /**
  * Readers of a run directory for other programs (and tests): the records
@@ -22,4 +25,32 @@ export function readJournal(logsRoot: string): JournalRead {
 /** Reads and checks `manifest.json`. */
 export function readManifest(logsRoot: string): Manifest {
   return new FileRunStore(logsRoot).readManifest();
+}
+
+/** The `format` a JSON file declares (its top-level `format` string), if it is one. */
+function declaredFormat(path: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const format = (JSON.parse(text) as { format?: unknown } | null)?.format;
+    return typeof format === 'string' ? format : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when `dir` holds an orchestra run: a `manifest.json` or a
+ * `checkpoint.json` in orchestra's format. Nothing else counts (a folder
+ * holding only a `pipeline.dot` is somebody's folder). Never throws.
+ */
+export function isRunDirectory(dir: string): boolean {
+  return (
+    declaredFormat(join(dir, RUN_FILES.manifest))?.startsWith('orchestra.run/') === true ||
+    declaredFormat(join(dir, RUN_FILES.checkpoint))?.startsWith('orchestra.checkpoint/') === true
+  );
 }

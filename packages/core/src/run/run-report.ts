@@ -1,10 +1,13 @@
 import type { Answer } from '../engine/question.js';
 import { readPendingQuestions, readRecordedAnswers } from '../engine/store/pending-questions.js';
 import type { Checkpoint, LeaseHolder, Manifest, PendingQuestions } from '../engine/store/records.js';
+import { checkPipelineHash } from '../engine/store/pipeline-hash.js';
 import { restore, type RestoredRun } from '../engine/store/restore.js';
 import { CheckpointError } from '../engine/store/store-errors.js';
 import { isProcessAlive } from '../os/process-identity.js';
 import { parsePipelineSource } from '../dot/parse-pipeline-source.js';
+import { exitGateJump } from '../engine/decide.js';
+import type { Graph } from '../graph/model.js';
 import { FileRunStore } from './file-run-store.js';
 
 /**
@@ -37,16 +40,19 @@ function stateOf(status: RestoredRun['state']['status'], ownerAlive: boolean): R
 }
 
 /**
- * The node ids of the run's copy of its pipeline, so that a journal naming a
- * node the pipeline does not have is reported as resume would refuse it;
- * undefined when the run keeps no copy (a library run given its graph).
+ * The run's copy of its pipeline, checked against the manifest's hash, so
+ * that a changed copy, a journal naming a node the pipeline does not have,
+ * or a checkpoint the journal does not give, is reported as resume would
+ * refuse it; undefined when the run keeps no copy
+ * (a library run given its graph).
  */
-function pipelineNodes(store: FileRunStore): ReadonlySet<string> | undefined {
+function pipelineGraph(store: FileRunStore, manifest: Manifest): Graph | undefined {
   const source = store.readSource();
   if (source === undefined) return undefined;
+  checkPipelineHash(store.location, manifest, source);
   const { graph } = parsePipelineSource(source, `${store.location}/pipeline.dot`);
   if (!graph) throw new CheckpointError(`${store.location}/pipeline.dot, the run's copy of its pipeline, no longer parses`);
-  return new Set(graph.nodes.keys());
+  return graph;
 }
 
 /** Reads a run directory's state: the checkpoint and journal folded by `restore`, the lease holder, pending questions and answers. */
@@ -56,7 +62,8 @@ export async function readRunReport(root: string): Promise<RunReport> {
   const checkpoint = store.readCheckpoint();
   const journal = store.readJournal();
   if (journal.problem) throw new CheckpointError(`${root}: ${journal.problem}`);
-  const restored = restore(checkpoint, journal.entries, manifest.start_node, pipelineNodes(store));
+  const graph = pipelineGraph(store, manifest);
+  const restored = restore(checkpoint, journal.entries, manifest.start_node, graph && new Set(graph.nodes.keys()), {}, graph && exitGateJump(graph));
   const holder = store.leaseHolder();
   const owner = holder ? { ...holder, alive: isProcessAlive(holder.pid, holder.start_time, holder.host) } : undefined;
   const state = stateOf(restored.state.status, owner?.alive === true);

@@ -5,6 +5,8 @@ import { continueRun, startRestartedRun } from '../engine/run-engine.js';
 import type { RunResult } from '../engine/run-result.js';
 import type { JsonValue } from '../engine/outcome.js';
 import { planRun } from '../engine/plan.js';
+import { exitGateJump } from '../engine/decide.js';
+import { checkPipelineHash } from '../engine/store/pipeline-hash.js';
 import { restore } from '../engine/store/restore.js';
 import type { RunStore } from '../engine/store/run-store.js';
 import { CheckpointError } from '../engine/store/store-errors.js';
@@ -33,7 +35,9 @@ function loadRunGraph(store: RunStore, source: string | undefined, knownHandlerT
  * directory the run started in (unless `options.workdir` says otherwise).
  * A run that already ended is reported as it ended (`alreadyFinished`), not
  * run again. Missing, damaged or inconsistent state is refused with a
- * {@link CheckpointError} and left untouched.
+ * {@link CheckpointError} and left untouched: a `pipeline.dot` that no longer
+ * matches the manifest's `pipeline_sha256`, or a checkpoint its journal does
+ * not give.
  *
  * @param run the run directory, or the store holding the run.
  */
@@ -46,12 +50,14 @@ export async function resumePipeline(run: string | RunStore, options: ResumeOpti
   try {
     const registry = withSubPipelines(registryFor(options));
     const source = await store.readSource();
+    // The run's own copy must be what it was started with: a copy edited since would run commands nobody started.
+    if (options.graph === undefined && source !== undefined) checkPipelineHash(store.location, manifest, source);
     const graph = options.graph ?? loadRunGraph(store, source, registry.types());
     const journal = await store.readJournal();
     if (journal.problem) throw new CheckpointError(`${store.location}: ${journal.problem}; the run was left untouched`);
     // Without a checkpoint the run starts over with what it was started with (as a fresh run's context is made).
     const initialContext = { ...(manifest.initial_context as Record<string, JsonValue>), 'graph.goal': graph.attributes.goal ?? '' };
-    const restored = restore(await store.readCheckpoint(), journal.entries, manifest.start_node, new Set(graph.nodes.keys()), initialContext);
+    const restored = restore(await store.readCheckpoint(), journal.entries, manifest.start_node, new Set(graph.nodes.keys()), initialContext, exitGateJump(graph));
     const { state } = restored;
     const workdir = options.workdir ?? manifest.workdir ?? process.cwd();
     const engine = engineOptions(

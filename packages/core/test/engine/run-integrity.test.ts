@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileRunStore, OrchestraError, resumePipeline, runPipeline, systemClock, type Clock, type Graph } from '../../src/index.js';
@@ -45,11 +45,34 @@ describe('the engine guards its store', () => {
   it('a run directory whose creation was killed before its manifest can be used again', async () => {
     const logsRoot = newLogsRoot();
     mkdirSync(logsRoot);
-    writeFileSync(join(logsRoot, 'pipeline.dot'), 'half');
+    writeFileSync(join(logsRoot, 'pipeline.dot.4242.new'), 'half');
+    writeFileSync(join(logsRoot, 'pipeline.dot.4242.new.4242.tmp'), 'ha');
     writeFileSync(join(logsRoot, 'manifest.json.4242.new'), '{"form');
     const { result } = await run(CHAIN, { handlers: { s: scripted().handler }, source: CHAIN, logsRoot });
     expect(result.status).toBe('success');
     expect(readFileSync(join(logsRoot, 'pipeline.dot'), 'utf8')).toBe(CHAIN);
+  });
+
+  it('a --logs-dir holding only somebody\'s pipeline.dot is not a run: refused, and the file is kept', async () => {
+    const logsRoot = newLogsRoot();
+    mkdirSync(logsRoot);
+    writeFileSync(join(logsRoot, 'pipeline.dot'), 'digraph Mine { start -> exit }\n');
+    const error = await run(CHAIN, { handlers: { s: scripted().handler }, source: CHAIN, logsRoot }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OrchestraError);
+    expect(error).toMatchObject({ code: 'ORCH_RUN_EXISTS', message: expect.stringContaining('is not empty and holds no run') });
+    expect(readdirSync(logsRoot)).toEqual(['pipeline.dot']);
+    expect(readFileSync(join(logsRoot, 'pipeline.dot'), 'utf8')).toBe('digraph Mine { start -> exit }\n');
+    // Nor is it taken for a run by resume.
+    await expect(resumePipeline(logsRoot, { registry: registryWith({ s: scripted().handler }) })).rejects.toThrow(/not an orchestra run directory/);
+  });
+
+  it('a run killed between its manifest and naming its pipeline copy resumes from the copy', async () => {
+    const { logsRoot, result } = await run(CHAIN, { handlers: { s: scripted().handler }, source: CHAIN });
+    expect(result.status).toBe('success');
+    for (const f of ['checkpoint.json', 'journal.jsonl', 'events.jsonl']) rmSync(join(logsRoot, f));
+    renameSync(join(logsRoot, 'pipeline.dot'), join(logsRoot, 'pipeline.dot.4242.new'));
+    const resumed = await resumePipeline(logsRoot, { registry: registryWith({ s: scripted().handler }) });
+    expect(resumed).toMatchObject({ status: 'success', completedNodes: ['start', 'a', 'b', 'exit'] });
   });
 
   it('trims a torn last line of events.jsonl before appending, like the journal', async () => {

@@ -1,14 +1,16 @@
 import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { escapeControl } from '@orchestra/core';
+import { escapeControl, isRunDirectory } from '@orchestra/core';
 import { fsError } from './fs-error.js';
 import { ToolRefusal } from './tool-refusal.js';
 
 /** How {@link Workspace.resolve} checks a path. */
 export interface ResolveOptions {
   /**
-   * The path is about to be written: refuse paths inside `.git`, and create
-   * the missing parent directories (only once the path has been checked).
+   * The path is about to be written: refuse paths inside `.git`, inside
+   * `.orchestra` and inside any orchestra run directory (wherever its
+   * `--logs-dir` put it), and create the missing parent directories (only
+   * once the path has been checked).
    */
   write?: boolean;
 }
@@ -20,6 +22,18 @@ const SHOWN_PATH_CHARS = 200;
 export function showPath(path: string): string {
   const text = escapeControl(path, { keepNewlines: false });
   return text.length > SHOWN_PATH_CHARS ? `${text.slice(0, SHOWN_PATH_CHARS - 1)}…` : text;
+}
+
+/**
+ * The run directory (see `isRunDirectory`) that `path` is in or is, looking
+ * from `path` up to `root` (both real and absolute, `path` inside `root`).
+ */
+function enclosingRunDirectory(root: string, path: string): string | undefined {
+  for (let dir = path; isInside(root, dir); dir = dirname(dir)) {
+    if (isRunDirectory(dir)) return dir;
+    if (dir === root) return undefined;
+  }
+  return undefined;
 }
 
 /** Whether `path` is `root` or inside it (both absolute and normalised). */
@@ -60,7 +74,9 @@ export class Workspace {
    * part of it that exists is resolved through its symbolic links and must be
    * inside the real root: `..`, absolute paths elsewhere and links (to files
    * or directories, anywhere in the path) that lead out are refused with a
-   * {@link ToolRefusal}. With `write`, paths inside `.git` are refused too,
+   * {@link ToolRefusal}. With `write`, paths inside `.git`, `.orchestra` and
+   * run directories are refused too (a model that could rewrite a run's
+   * `pipeline.dot` or checkpoint could make a later resume run anything),
    * and the missing parent directories are created after the check.
    */
   resolve(path: string, options: ResolveOptions = {}): string {
@@ -72,8 +88,16 @@ export class Workspace {
     const real = this.#realOfExistingPrefix(absolute, shown);
     if (!isInside(realRoot, real)) throw this.#outside(shown, true);
     if (!options.write) return real;
-    if (relative(realRoot, real).split(sep).some((part) => part.toLowerCase() === '.git')) {
+    const parts = relative(realRoot, real).split(sep);
+    if (parts.some((part) => part.toLowerCase() === '.git')) {
       throw new ToolRefusal(`refused: ${shown} is inside .git; the file tools do not change a repository's internals`);
+    }
+    if (parts.some((part) => part.toLowerCase() === '.orchestra')) {
+      throw new ToolRefusal(`refused: ${shown} is inside .orchestra, where orchestra keeps its runs and sessions; the file tools do not change them`);
+    }
+    const run = enclosingRunDirectory(realRoot, real);
+    if (run !== undefined) {
+      throw new ToolRefusal(`refused: ${shown} is inside the orchestra run directory ${showPath(this.relativePath(run))}; the file tools do not change a run's records`);
     }
     const parent = dirname(real);
     try {

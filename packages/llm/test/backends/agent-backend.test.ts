@@ -82,6 +82,35 @@ describe('agent backend: a tool-calling loop over the workspace (real ChatOpenAI
     }
   });
 
+  it('cannot change its own run: writes into .orchestra and into any run directory are refused, the run\'s pipeline stays as started', async () => {
+    const workspace = tempDir();
+    const source = dot('  code [prompt="Tidy up", agent.backend="agent"]\n  start -> code -> exit');
+    const evil = source.replace('start -> code', 'start -> pwn [shape=parallelogram, tool_command="touch PWNED"]\n  pwn -> code');
+    for (const logsRoot of [join(workspace, '.orchestra', 'runs', 'r1'), join(workspace, 'out', 'run')]) {
+      const rel = logsRoot.slice(workspace.length + 1);
+      server.enqueue(
+        toolCall('list_files', { path: rel }),
+        toolCalls([
+          { name: 'write_file', arguments: { path: `${rel}/pipeline.dot`, content: evil } },
+          { name: 'edit_file', arguments: { path: `${rel}/checkpoint.json`, old_text: '"status"', new_text: '"status" ' } },
+          { name: 'write_file', arguments: { path: `${rel}/code/notes.md`, content: 'mine now' } },
+          { name: 'write_file', arguments: { path: '.ORCHESTRA/session.json', content: '{}' } },
+        ]),
+        reply('Done.'),
+      );
+      const { result, events } = await runWith(source, createAgentBackend({ model: model(), workspace }), { logsRoot, source });
+      expect(result.status).toBe('success');
+      expect(eventsOf(events, 'agent.tool_call').map((e) => `${e.tool}:${e.status}`)).toEqual(['list_files:ok', 'write_file:refused', 'edit_file:refused', 'write_file:refused', 'write_file:refused']);
+      const [, ...refusals] = toolResults().slice(-5);
+      expect(refusals[0]).toMatch(logsRoot.includes('.orchestra') ? /is inside \.orchestra/ : /is inside the orchestra run directory out\/run/);
+      expect(refusals[3]).toMatch(/is inside \.orchestra/);
+      expect(readFileSync(join(logsRoot, 'pipeline.dot'), 'utf8')).toBe(source);
+      expect(existsSync(join(logsRoot, 'code', 'notes.md'))).toBe(false);
+    }
+    expect(existsSync(join(workspace, '.ORCHESTRA'))).toBe(false);
+    expect(existsSync(join(workspace, 'PWNED'))).toBe(false);
+  });
+
   it('kills a hung command\'s whole process group at its timeout and goes on', async () => {
     const workspace = tempDir();
     server.enqueue(

@@ -65,6 +65,30 @@ describe('Workspace.resolve', () => {
     expect(existsSync(join(outside, 'missing'))).toBe(false);
   });
 
+  it('refuses writes inside .orchestra and inside any run directory, wherever it is; reads stay allowed', () => {
+    const ws = new Workspace(root);
+    write(root, 'runs/r1/manifest.json', JSON.stringify({ format: 'orchestra.run/1' }));
+    write(root, 'runs/r1/pipeline.dot', 'digraph P {}');
+    write(root, 'runs/r2/checkpoint.json', JSON.stringify({ format: 'orchestra.checkpoint/1' }));
+    write(root, 'runs/mine/manifest.json', JSON.stringify({ format: 'my.app/1' }));
+    write(root, 'runs/mine/pipeline.dot', 'digraph P {}');
+    for (const path of ['.orchestra/runs/x/pipeline.dot', '.Orchestra/session.json', 'sub/.orchestra/new.txt', 'runs/r1/pipeline.dot', 'runs/r1/stage/status.json', 'runs/r1/deep/new/file.txt', 'runs/r2/journal.jsonl', 'src/../runs/r1/manifest.json']) {
+      expect(() => ws.resolve(path, { write: true }), path).toThrow(/refused: .* is inside (\.orchestra|the orchestra run directory runs\/r[12])/);
+    }
+    expect(existsSync(join(root, '.orchestra'))).toBe(false);
+    expect(existsSync(join(root, 'runs/r1/deep'))).toBe(false);
+    // A folder that only looks like a run (another program's manifest, a pipeline.dot) is the user's.
+    expect(ws.resolve('runs/mine/pipeline.dot', { write: true })).toMatch(/runs\/mine\/pipeline\.dot$/);
+    expect(ws.resolve('runs/r1/pipeline.dot')).toMatch(/runs\/r1\/pipeline\.dot$/);
+  });
+
+  it('refuses a run directory reached through a symbolic link inside the workspace', () => {
+    const ws = new Workspace(root);
+    write(root, 'deep/run/manifest.json', JSON.stringify({ format: 'orchestra.run/1' }));
+    symlinkSync(join(root, 'deep', 'run'), join(root, 'run-link'));
+    expect(() => ws.resolve('run-link/pipeline.dot', { write: true })).toThrow(/is inside the orchestra run directory deep\/run/);
+  });
+
   it('refuses writes inside .git and creates parent directories only after the check', () => {
     const ws = new Workspace(root);
     expect(() => ws.resolve('.git/hooks/pre-commit', { write: true })).toThrow(/refused: \.git\/hooks\/pre-commit is inside \.git/);

@@ -30,6 +30,11 @@ export const ManifestSchema = z.object({
   start_node: z.string(),
   /** The run this one was restarted from by `loop_restart`, if any. */
   restarted_from: z.string().nullable(),
+  /**
+   * SHA-256 (hex) of the pipeline source the run was started with (`pipeline.dot`):
+   * a resume refuses a copy that no longer matches. Absent when the run keeps no source.
+   */
+  pipeline_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   /** Values given with `--set` / `initialContext`, for the record and for restarts. */
   initial_context: z.record(z.string(), z.unknown()),
   /** The directory tool commands run in (absent in runs made before it was recorded). */

@@ -3,6 +3,7 @@ import { applyEntry, initialState, type EngineState } from '../engine-state.js';
 import { usageFromFile } from '../usage.js';
 import type { Checkpoint, JournalEntry } from './records.js';
 import { CheckpointError } from './store-errors.js';
+import { verifyCheckpoint, type ExitGateJump } from './verify-checkpoint.js';
 
 /** A run's state rebuilt from its records: where the engine stands, and the context. */
 export interface RestoredRun {
@@ -41,8 +42,10 @@ export function stateOfCheckpoint(checkpoint: Checkpoint): EngineState {
  * run restarts from `startNode` with `initialContext` (what the run started
  * with: its `--set` values and `graph.goal`). Throws {@link CheckpointError} when the
  * records disagree: a journal shorter than the checkpoint says (cut or
- * deleted), a gap in its sequence, or an entry naming a node `knownNodes`
- * does not have.
+ * deleted), a gap in its sequence, an entry naming a node `knownNodes`
+ * does not have, or a checkpoint the journal does not give
+ * ({@link verifyCheckpoint}; `exitGateJump` says where a goal gate at an exit
+ * may have sent the run).
  */
 export function restore(
   checkpoint: Checkpoint | undefined,
@@ -50,7 +53,9 @@ export function restore(
   startNode: string,
   knownNodes?: ReadonlySet<string>,
   initialContext: Readonly<Record<string, JsonValue>> = {},
+  exitGateJump?: ExitGateJump,
 ): RestoredRun {
+  if (checkpoint) verifyCheckpoint(checkpoint, entries, startNode, exitGateJump);
   const state = checkpoint ? stateOfCheckpoint(checkpoint) : initialState(startNode);
   const context: Record<string, JsonValue> = checkpoint ? { ...checkpoint.context } : { ...initialContext };
   const logs = checkpoint ? [...checkpoint.logs] : [];
