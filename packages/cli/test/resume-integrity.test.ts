@@ -1,6 +1,8 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { fixturePath } from '@orchestra/testing';
 import { runCli } from '../src/index.js';
 import { tempDir } from './cli-helpers.js';
@@ -19,6 +21,17 @@ async function parkedRun(): Promise<string> {
   expect(parked.code, parked.stderr).toBe(3);
   return runDir;
 }
+
+const bystanders: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of bystanders.splice(0)) {
+    try {
+      process.kill(-(child.pid as number), 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+});
 
 describe('orchestra run and resume keep to what a run recorded', () => {
   it('resume refuses a run whose pipeline.dot was edited (exit 2, nothing run, nothing changed)', async () => {
@@ -44,5 +57,23 @@ describe('orchestra run and resume keep to what a run recorded', () => {
     expect(r.stderr).toContain('is not empty and holds no run; choose an empty or new directory for --logs-dir');
     expect(readdirSync(dir)).toEqual(['pipeline.dot']);
     expect(readFileSync(join(dir, 'pipeline.dot'), 'utf8')).toBe('my own pipeline\n');
+  });
+
+  it.runIf(existsSync('/proc/self/stat'))('resume warns about a recorded process group it cannot verify and leaves it running', async () => {
+    const runDir = await parkedRun();
+    expect((await cli('answer', runDir, 'A')).code).toBe(0);
+    const victim = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+    bystanders.push(victim);
+    const pgid = victim.pid as number;
+    writeFileSync(
+      join(runDir, 'processes.json'),
+      JSON.stringify({ format: 'orchestra.processes/1', processes: [{ pgid, start_time: null, host: hostname(), node: 'ship_it', command: 'make \u001b[31mdeploy' }] }),
+    );
+    const resumed = await cli('resume', runDir);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain(
+      `! left running: process group ${pgid} (ship_it: make \\e[31mdeploy) was recorded by the run, but its start time was not recorded, so it cannot be told from another process with the same id; not signalled (stop it with kill -- -${pgid} if it is yours)`,
+    );
+    expect(() => process.kill(pgid, 0)).not.toThrow();
   });
 });

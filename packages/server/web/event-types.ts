@@ -12,6 +12,7 @@ export const RUN_EVENT_TYPES = [
   'pipeline.interrupted',
   'pipeline.restarted',
   'run.orphans_stopped',
+  'run.orphans_unverified',
   'stage.started',
   'stage.completed',
   'stage.failed',

@@ -167,6 +167,12 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
       case 'pipeline.restarted':
         io.stdout(`  ↻ loop restart at ${event.to} in ${event.logsRoot}\n`);
         break;
+      case 'run.orphans_unverified':
+        for (const p of event.processes) {
+          const command = escapeControl(p.command.length > 80 ? `${p.command.slice(0, 79)}…` : p.command, { keepNewlines: false });
+          io.stdout(`  ${paint('yellow', '!')} left running: process group ${p.pgid} (${p.node}: ${command}) was recorded by the run, but ${p.reason}; not signalled (stop it with kill -- -${p.pgid} if it is yours)\n`);
+        }
+        break;
       default:
         break;
     }

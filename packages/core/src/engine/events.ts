@@ -17,6 +17,8 @@ export type RunEvent =
   | (Base & { type: 'pipeline.parked'; nodeId: string; questionText: string; durationMs: number; reason?: string })
   /** A resumed run stopped process groups that the run's previous owner, now dead, left running (tool commands). */
   | (Base & { type: 'run.orphans_stopped'; processes: { pgid: number; node: string; command: string }[] })
+  /** Recorded process groups that still run but could not be shown to be the run's own: reported, never signalled. */
+  | (Base & { type: 'run.orphans_unverified'; processes: { pgid: number; node: string; command: string; reason: string }[] })
   | (Base & { type: 'pipeline.restarted'; from: string; to: string; logsRoot: string })
   | (Base & { type: 'stage.started'; nodeId: string; label: string; handlerType: string; index: number; attempt: number })
   /** `usage`: tokens the node's LLM calls used, all attempts. */

@@ -106,13 +106,20 @@ export async function continueRun(plan: Plan, store: RunStore, options: EngineOp
   return followRestarts(plan, options, events, ended);
 }
 
-/** Stops process groups recorded by an owner that died; records it in the events. */
+/**
+ * Stops process groups recorded by an owner that died, when they are
+ * verifiably the ones it started; reports the others (never signalled).
+ * Records both in the events.
+ */
 async function stopOrphans(store: RunStore, events: EventBus): Promise<void> {
   const recorded = await store.listProcesses();
   if (recorded.length === 0) return;
-  const stopped = await stopProcessGroups(recorded);
+  const { stopped, unverified } = await stopProcessGroups(recorded);
   for (const record of recorded) await store.forgetProcess(record.pgid);
   if (stopped.length > 0) events.emit({ type: 'run.orphans_stopped', processes: stopped.map((p) => ({ pgid: p.pgid, node: p.node, command: p.command })) });
+  if (unverified.length > 0) {
+    events.emit({ type: 'run.orphans_unverified', processes: unverified.map((p) => ({ pgid: p.pgid, node: p.node, command: p.command, reason: p.reason })) });
+  }
 }
 
 async function runSession(plan: Plan, store: RunStore, options: EngineOptions, events: EventBus, context: RunContext, state: EngineState, resumed: boolean): Promise<RunResult | Restart> {

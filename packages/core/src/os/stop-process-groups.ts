@@ -12,31 +12,56 @@ export interface ProcessGroupRef {
 const groupExists = groupHasLiveMembers;
 
 /**
- * True when the group is still the one recorded: its leader runs with the
- * recorded start time, or the leader has exited and members remain (Linux
- * does not reuse a PID while a group carries it). A PID reused by an
- * unrelated process (another start time) is never the recorded group.
+ * What a recorded group is now: `same` (its leader runs on this host with the
+ * recorded start time: the group orchestra started), `gone` (nothing of it
+ * runs), or `unverified` with the reason it cannot be shown to be the one
+ * recorded. Only `same` may be signalled: a record is data in a file, and a
+ * PID in it may name anybody's process.
  */
-export function isSameGroup(ref: ProcessGroupRef): boolean {
-  if (ref.host !== hostName() || !groupExists(ref.pgid)) return false;
+export type GroupCheck = { kind: 'same' } | { kind: 'gone' } | { kind: 'unverified'; reason: string };
+
+/** Checks a recorded group against the running processes (see {@link GroupCheck}). */
+export function checkGroup(ref: ProcessGroupRef): GroupCheck {
+  if (ref.host !== hostName()) return { kind: 'unverified', reason: `it was started on host ${ref.host}, not this one` };
+  if (!groupExists(ref.pgid)) return { kind: 'gone' };
+  if (ref.start_time === null) return { kind: 'unverified', reason: 'its start time was not recorded, so it cannot be told from another process with the same id' };
   const leader = procStat(ref.pgid);
-  if (leader === undefined || leader.state === 'Z') return true; // the leader exited; members of its group remain
-  return ref.start_time === null || leader.startTime === ref.start_time;
+  if (leader === undefined || leader.state === 'Z' || leader.state === 'X') {
+    return { kind: 'unverified', reason: 'its leader has exited, so the processes left in the group cannot be shown to be the ones started' };
+  }
+  if (leader.startTime !== ref.start_time) return { kind: 'unverified', reason: 'the id now belongs to another process (a different start time)' };
+  return { kind: 'same' };
+}
+
+/** What {@link stopProcessGroups} did. */
+export interface StoppedGroups<T> {
+  /** Groups verified as recorded, and stopped. */
+  stopped: T[];
+  /** Groups that still run but could not be verified: left alone, for the caller to report. */
+  unverified: (T & { reason: string })[];
 }
 
 /**
- * Stops the recorded groups that still run (SIGTERM, then SIGKILL after
- * `graceMs`); returns those it stopped. Groups on another host, gone, or
- * whose PID now belongs to another process are left alone.
+ * Stops the recorded groups that are verifiably the ones recorded (see
+ * {@link checkGroup}): SIGTERM, then SIGKILL after `graceMs`. Groups that are
+ * gone are dropped; groups that still run but cannot be verified (another
+ * host, no recorded start time, the leader exited, the PID reused) are never
+ * signalled and are returned as `unverified`.
  */
-export async function stopProcessGroups<T extends ProcessGroupRef>(groups: readonly T[], graceMs = 2000): Promise<T[]> {
-  const live = groups.filter(isSameGroup);
+export async function stopProcessGroups<T extends ProcessGroupRef>(groups: readonly T[], graceMs = 2000): Promise<StoppedGroups<T>> {
+  const live: T[] = [];
+  const unverified: (T & { reason: string })[] = [];
+  for (const group of groups) {
+    const check = checkGroup(group);
+    if (check.kind === 'same') live.push(group);
+    else if (check.kind === 'unverified') unverified.push({ ...group, reason: check.reason });
+  }
   for (const group of live) signalGroup(group.pgid, 'SIGTERM');
   const deadline = performance.now() + graceMs;
   while (live.some((g) => groupExists(g.pgid)) && performance.now() < deadline) await sleep(20);
   for (const group of live) if (groupExists(group.pgid)) signalGroup(group.pgid, 'SIGKILL');
   while (live.some((g) => groupExists(g.pgid)) && performance.now() < deadline + 1000) await sleep(10);
-  return live;
+  return { stopped: live, unverified };
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
