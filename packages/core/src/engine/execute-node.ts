@@ -8,6 +8,7 @@ import type { Arrival, BranchRunner, Handler, HandlerInput, ProcessLedger, RunVi
 import type { ProgressStore } from './node-progress.js';
 import { AUTO_STATUS_NOTES, OutcomeSchema, STATUS_FILE, isSuccess, parseStatusFile, type Outcome } from './outcome.js';
 import { withStageDir } from './store/lazy-stage-dir.js';
+import { noSpaceIn } from './store/store-errors.js';
 import type { StageStore } from './store/run-store.js';
 import { MAX_RETRY_AFTER_MS, delayForAttempt, retryAfterOf, type RetryPolicy } from './retry-policy.js';
 import { TokenUsageSchema, addUsage, type TokenUsage } from './usage.js';
@@ -159,6 +160,9 @@ export async function executeNode(node: GraphNode, options: ExecuteNodeOptions):
     } catch (error) {
       if (options.signal.aborted) throw new Interrupted();
       if (error instanceof AnswerLater) throw error; // the run parks; the node has not run
+      // A full disk (a tool's output, a stage file) stops the run, resumable: it is not the node's outcome.
+      const full = noSpaceIn(error);
+      if (full) throw full;
       outcome = { status: 'fail', failureReason: describe(error) };
       const spent = TokenUsageSchema.safeParse((error as { usage?: unknown } | null)?.usage); // tokens used before the error
       if (spent.success) outcome.usage = spent.data;

@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import type { WriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { noSpaceIn } from '../engine/store/store-errors.js';
 import type { OutputCapture } from './output-capture.js';
 
 /**
@@ -24,6 +25,7 @@ export class OutputLog {
   private constructor(
     private readonly file: WriteStream,
     private readonly capture: OutputCapture,
+    private readonly path: string,
   ) {
     file.on('error', (error) => {
       this.#error ??= error;
@@ -34,7 +36,7 @@ export class OutputLog {
   /** Creates (or empties) the file at `path`: it is open when this resolves. */
   static async open(path: string, capture: OutputCapture): Promise<OutputLog> {
     const handle = await open(path, 'w');
-    return new OutputLog(handle.createWriteStream(), capture);
+    return new OutputLog(handle.createWriteStream(), capture, path);
   }
 
   /** Reads `source` (a command's stdout or stderr pipe) to the end. */
@@ -73,7 +75,7 @@ export class OutputLog {
   /**
    * Stops reading (a process outside the command's group may still hold
    * the pipe), then flushes and closes the file. Rejects with the first
-   * write error, if there was one.
+   * write error, if there was one (a full disk as a `NoSpaceError` naming the file).
    */
   async close(): Promise<void> {
     this.#source?.destroy();
@@ -83,6 +85,6 @@ export class OutputLog {
         if (!this.file.destroyed) this.file.end();
       });
     }
-    if (this.#error !== undefined) throw this.#error;
+    if (this.#error !== undefined) throw noSpaceIn(this.#error, this.path) ?? this.#error;
   }
 }

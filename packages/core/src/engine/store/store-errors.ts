@@ -27,3 +27,23 @@ export class NoSpaceError extends OrchestraError {
     this.name = 'NoSpaceError';
   }
 }
+
+/** The error codes of a full disk or an exhausted quota. */
+function isNoSpaceCode(code: unknown): boolean {
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
+/**
+ * The {@link NoSpaceError} a failure amounts to, if it was a full disk: the
+ * error itself, or one in its `cause` chain, or a system error with code
+ * `ENOSPC`/`EDQUOT` (named by its `path`, else `where`). Running out of space
+ * is an interruption, never a node's outcome: the run stops resumable.
+ */
+export function noSpaceIn(error: unknown, where = 'the disk'): NoSpaceError | undefined {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if (e instanceof NoSpaceError) return e;
+    const { code, path } = e as NodeJS.ErrnoException;
+    if (isNoSpaceCode(code)) return new NoSpaceError(typeof path === 'string' ? path : where, { cause: error });
+  }
+  return undefined;
+}
