@@ -12,6 +12,8 @@ export type { RunResult } from './runs/run-result.js';
 export { ORCHESTRATOR_SECTION } from './session/orchestrator-section.js';
 export { MCP_SERVER_NAME, MCP_TOOLS, ORCHESTRATE_PROMPT, createMcpServer, type OrchestraMcpServerOptions } from './mcp/mcp-server.js';
 export { serveStdio, type StdioServing } from './mcp/stdio.js';
+export { LineTransport, type LineTransportOptions } from './mcp/line-transport.js';
+export { MAX_LINE_BYTES } from './mcp/line-splitter.js';
 export { AnswerQuestionInputSchema, McpLaunchRunInputSchema, RunIdInputSchema, RunListSchema, RunResultSchema } from './mcp/tool-schemas.js';
 export { IllegalTransitionError, SESSION_STATES, SESSION_TRANSITIONS, SessionMachine, legalEvents, type EventsOf, type SessionEvent, type SessionState, type SessionTransition } from './session/session-machine.js';
 export { FilepathsSchema, ProjectWorkspace } from './session/project-workspace.js';

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { LineTransport, type LineTransportOptions } from './line-transport.js';
 
 /** An MCP server connected to stdin and stdout. */
 export interface StdioServing {
@@ -11,11 +11,13 @@ export interface StdioServing {
 }
 
 /**
- * Serves `server` over stdio (newline-delimited JSON-RPC): everything it
- * writes to `stdout` is protocol, so nothing else may write there.
+ * Serves `server` over stdio (newline-delimited JSON-RPC, through a
+ * {@link LineTransport}: malformed and over-long lines are answered with
+ * JSON-RPC errors and the connection goes on): everything it writes to
+ * `stdout` is protocol, so nothing else may write there.
  */
-export async function serveStdio(server: McpServer, stdin: Readable = process.stdin, stdout: Writable = process.stdout): Promise<StdioServing> {
-  const transport = new StdioServerTransport(stdin, stdout);
+export async function serveStdio(server: McpServer, stdin: Readable = process.stdin, stdout: Writable = process.stdout, options: LineTransportOptions = {}): Promise<StdioServing> {
+  const transport = new LineTransport(stdin, stdout, options);
   let resolveEnded: (why: string) => void = () => {};
   const ended = new Promise<string>((resolve) => (resolveEnded = resolve));
   const onEnd = () => resolveEnded('stdin ended');

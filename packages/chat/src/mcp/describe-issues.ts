@@ -1,0 +1,65 @@
+/** The parts of a zod issue {@link describeIssues} reads. */
+export interface IssueLike {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  expected?: unknown;
+  keys?: string[];
+  values?: unknown[];
+}
+
+/** How a value of the expected kind is named. */
+const KINDS: Record<string, string> = {
+  record: 'an object',
+  object: 'an object',
+  array: 'an array',
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+};
+
+/**
+ * The problems zod found in a message, for a person: each as
+ * `<path> must be an object, not null` (or zod's own words when there is
+ * nothing clearer to say), at most three, joined by `; `.
+ */
+export function describeIssues(issues: readonly IssueLike[], input: unknown): string {
+  const shown = issues.slice(0, 3).map((issue) => describeIssue(issue, input));
+  if (issues.length > shown.length) shown.push(`and ${issues.length - shown.length} more`);
+  return shown.join('; ');
+}
+
+function describeIssue(issue: IssueLike, input: unknown): string {
+  const where = issue.path.length === 0 ? 'the message' : issue.path.map(String).join('.');
+  const actual = valueAt(input, issue.path);
+  if (issue.code === 'invalid_type' && typeof issue.expected === 'string') {
+    if (actual.missing) return `${where} is missing`;
+    return `${where} must be ${KINDS[issue.expected] ?? issue.expected}, not ${kindOf(actual.value)}`;
+  }
+  if (issue.code === 'invalid_value' && issue.values?.length) {
+    const allowed = issue.values.map((v) => JSON.stringify(v)).join(' or ');
+    return actual.missing ? `${where} is missing (it must be ${allowed})` : `${where} must be ${allowed}, not ${JSON.stringify(actual.value)}`;
+  }
+  if (issue.code === 'unrecognized_keys' && issue.keys?.length) return `${where} has unknown ${issue.keys.length === 1 ? 'key' : 'keys'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+  return `${where}: ${issue.message}`;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): { missing: boolean; value?: unknown } {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return { missing: true };
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return { missing: false, value };
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'number') return 'a number';
+  if (typeof value === 'boolean') return String(value);
+  return typeof value;
+}
