@@ -17,5 +17,5 @@ export { MAX_LINE_BYTES } from './mcp/line-splitter.js';
 export { AnswerQuestionInputSchema, McpLaunchRunInputSchema, RunIdInputSchema, RunListSchema, RunResultSchema } from './mcp/tool-schemas.js';
 export { IllegalTransitionError, SESSION_STATES, SESSION_TRANSITIONS, SessionMachine, legalEvents, type EventsOf, type SessionEvent, type SessionState, type SessionTransition } from './session/session-machine.js';
 export { FilepathsSchema, ProjectWorkspace } from './session/project-workspace.js';
-export { SessionRecordSchema, readSessionRecord, writeSessionRecord, type SessionRecord } from './session/session-store.js';
+export { SESSION_FORMAT, SessionRecordSchema, readSessionRecord, writeSessionRecord, type SessionRecord } from './session/session-store.js';
 export { InteractiveSession, MAX_CALLS_PER_TURN, describeProposal, type InteractiveSessionOptions, type SessionEvents } from './session/interactive-session.js';

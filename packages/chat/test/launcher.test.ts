@@ -107,6 +107,28 @@ describe('whole answers', () => {
   });
 });
 
+describe('tokens', () => {
+  it('a run\'s tokens come back in the shape status.json records them in (input_tokens, output_tokens, total_tokens)', async () => {
+    const backend = {
+      run: async ({ report }: { report: { response(call: { model: string; durationMs: number; usage: { inputTokens: number; outputTokens: number; totalTokens: number } }): void } }) => {
+        report.response({ model: 'm', durationMs: 1, usage: { inputTokens: 120, outputTokens: 30, totalTokens: 150 } });
+        return 'done';
+      },
+    };
+    launcher = new RunLauncher({ projectDir: project(), checkpointIntervalMs: 0, backendFor: async () => backend });
+    const result = await launcher.wait(await launcher.launch({ task: 't', agent_mode: 'single' }));
+    expect(result.status).toBe('completed');
+    expect(result.tokens).toEqual({ input_tokens: 120, output_tokens: 30, total_tokens: 150 });
+    const status = JSON.parse(readFileSync(join(result.run_dir, 'work', 'status.json'), 'utf8')) as { usage?: unknown };
+    expect(result.tokens).toEqual(status.usage);
+  });
+
+  it('a simulated run has no tokens', async () => {
+    launcher = new RunLauncher({ projectDir: project(), simulate: true, checkpointIntervalMs: 0 });
+    expect((await launcher.wait(await launcher.launch({ task: 't' }))).tokens).toBeNull();
+  });
+});
+
 describe('launch_run refuses what it should', () => {
   it('bad parameters, paths outside the project, missing pipelines', () => {
     const dir = project();

@@ -27,8 +27,8 @@ function project(): string {
   return dir;
 }
 
-async function connect(dir: string, version?: string): Promise<Client> {
-  launcher = new RunLauncher({ projectDir: dir, simulate: true, checkpointIntervalMs: 0 });
+async function connect(dir: string, version?: string, backendFor?: ConstructorParameters<typeof RunLauncher>[0]['backendFor']): Promise<Client> {
+  launcher = new RunLauncher({ projectDir: dir, checkpointIntervalMs: 0, ...(backendFor ? { backendFor } : { simulate: true }) });
   const server = createMcpServer(launcher, { ...(version ? { version } : {}), questionPollMs: 10 });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -169,6 +169,23 @@ describe('orchestra MCP server', () => {
     expect(manifest.status).toBe('interrupted');
     // A run that is not running cannot be cancelled again.
     expect(refusal(await call('cancel_run', { id: started.id }))).toMatch(/is not running.*ORCH_RUN_NOT_RUNNING/s);
+  });
+
+  it('reports a run\'s tokens as status.json and the HTTP API do (input_tokens, output_tokens, total_tokens), in the output schema too', async () => {
+    const backend = {
+      run: async ({ report }: { report: { response(call: { model: string; durationMs: number; usage: { inputTokens: number; outputTokens: number; totalTokens: number } }): void } }) => {
+        report.response({ model: 'm', durationMs: 1, usage: { inputTokens: 40, outputTokens: 2, totalTokens: 42 } });
+        return 'done';
+      },
+    };
+    const c = await connect(project(), undefined, async () => backend);
+    const launch = (await c.listTools()).tools.find((t) => t.name === 'launch_run');
+    const tokens = launch?.outputSchema?.properties?.tokens as { anyOf?: { properties?: Record<string, unknown> }[] };
+    expect(Object.keys(tokens.anyOf?.find((s) => s.properties)?.properties ?? {})).toEqual(['input_tokens', 'output_tokens', 'total_tokens']);
+    const result = value(await call('launch_run', { task: 'Count', wait: true }));
+    expect(result.status).toBe('completed');
+    expect(result.tokens).toEqual({ input_tokens: 40, output_tokens: 2, total_tokens: 42 });
+    expect(value<{ runs: RunResult[] }>(await call('list_runs', {})).runs[0]?.tokens).toEqual(result.tokens);
   });
 
   it('returns bad parameters, paths outside the project, unknown runs and refused pipelines as tool errors', async () => {

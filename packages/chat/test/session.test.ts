@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AIMessage, HumanMessage, mapChatMessagesToStoredMessages } from '@langchain/core/messages';
 import { CallbackInterviewer, QueueInterviewer, type Interviewer } from '@orchestra/core';
 import { ChatCompletionsOpenAI, createModelBackend, emptyConfig } from '@orchestra/llm';
 import { fixturePath, httpError, reply, startScriptedOpenAIServer, toolCall, toolCalls, type ScriptedOpenAIServer } from '@orchestra/testing';
@@ -57,7 +58,9 @@ describe('the interactive session', { timeout: 30_000 }, () => {
     const request = model.completions[0];
     expect(String(request?.messages?.[0]?.content)).toMatch(/^# Orchestrating runs with launch_run/);
     expect(request?.tools?.map((t) => (t as { function: { name: string } }).function.name)).toEqual(['launch_run', 'update_context', 'save_deliverable']);
-    expect((await s.tokens()).session).toEqual({ input: 30, output: 2, total: 32 });
+    expect((await s.tokens()).session).toEqual({ input_tokens: 30, output_tokens: 2, total_tokens: 32 });
+    // Saved as status.json records tokens.
+    expect(JSON.parse(readFileSync(s.options.workspace.sessionFile, 'utf8'))).toMatchObject({ format: 'orchestra.chat-session/2', usage: { input_tokens: 30, output_tokens: 2, total_tokens: 32 } });
   });
 
   it('launches a run for a complex request: approval, run, result summarised', async () => {
@@ -207,6 +210,38 @@ describe('the interactive session', { timeout: 30_000 }, () => {
     const messages = model.completions[2]?.messages ?? [];
     expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['hi', 'review it']);
     expect(JSON.parse(String(messages.at(-1)?.content))).toMatchObject({ id: runId, status: 'completed', completed_nodes: ['start', 'review_gate', 'ship_it', 'exit'] });
+  });
+
+  it('a session saved before tokens took status.json\'s shape (format /1, usage {input, output, total}) still resumes, its tokens carried on', async () => {
+    const workspace = project();
+    const old = {
+      format: 'orchestra.chat-session/1',
+      state: 'IDLE',
+      transcript: mapChatMessagesToStoredMessages([new HumanMessage('hi'), new AIMessage('Hello.')]),
+      queue: [],
+      runs: [],
+      active: null,
+      usage: { input: 100, output: 10, total: 110 },
+      transitions: [{ from: 'IDLE', event: 'message', to: 'CHATTING', at: '2026-01-01T00:00:00.000Z' }, { from: 'CHATTING', event: 'reply', to: 'IDLE', at: '2026-01-01T00:00:01.000Z' }],
+    };
+    writeFileSync(workspace.sessionFile, JSON.stringify(old));
+    expect(readSessionRecord(workspace.sessionFile)).toMatchObject({ format: 'orchestra.chat-session/2', usage: { input_tokens: 100, output_tokens: 10, total_tokens: 110 } });
+
+    model.enqueue(reply('Again.', { usage: { promptTokens: 30, completionTokens: 2 } }));
+    const { s, said } = session(workspace, new QueueInterviewer([]), true);
+    expect((await s.tokens()).session).toEqual({ input_tokens: 100, output_tokens: 10, total_tokens: 110 });
+    await s.send('again');
+    expect(said).toEqual(['Again.']);
+    expect(model.completions[0]?.messages?.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['hi', 'Hello.', 'again']);
+    expect((await s.tokens()).session).toEqual({ input_tokens: 130, output_tokens: 12, total_tokens: 142 });
+    // Saved again in the current format.
+    expect(JSON.parse(readFileSync(workspace.sessionFile, 'utf8'))).toMatchObject({ format: 'orchestra.chat-session/2', usage: { input_tokens: 130, output_tokens: 12, total_tokens: 142 } });
+  });
+
+  it('a damaged usage in a saved session is refused with the file named', () => {
+    const workspace = project();
+    writeFileSync(workspace.sessionFile, JSON.stringify({ format: 'orchestra.chat-session/1', state: 'IDLE', transcript: [], queue: [], runs: [], active: null, usage: { input: 'lots' }, transitions: [] }));
+    expect(() => readSessionRecord(workspace.sessionFile)).toThrow(/session\.json is not an orchestra chat session/);
   });
 
   it('a failed model call ends the turn without a reply: the person is told, the session is IDLE and goes on', async () => {

@@ -167,7 +167,7 @@ export class RunLauncher {
       pipeline: description?.pipeline ?? summary.source_file ?? summary.pipeline,
       status: statusOf(summary),
       duration_ms: ended || !summary.live ? lastEventAt(summary.run_dir, started) - started : Date.now() - started,
-      tokens: summary.usage ? { input: summary.usage.input_tokens, output: summary.usage.output_tokens, total: summary.usage.total_tokens } : null,
+      tokens: summary.usage ? { input_tokens: summary.usage.input_tokens, output_tokens: summary.usage.output_tokens, total_tokens: summary.usage.total_tokens } : null,
       final_response: finalResponse(summary.run_dir, context, summary.completed_nodes),
       artifacts: artifactsOf(summary.run_dir),
       run_dir: summary.run_dir,

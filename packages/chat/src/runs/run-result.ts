@@ -1,3 +1,5 @@
+import type { TokenUsageFile } from '@orchestra/core';
+
 /**
  * What a launched run gives back to whoever launched it (the session agent,
  * an MCP client): enough to summarise it and to find everything it made.
@@ -10,7 +12,8 @@ export interface RunResult {
   /** `completed`, `failed`, `cancelled` (stopped before its end; resumable), `running`, `waiting` (a question is pending). */
   status: 'completed' | 'failed' | 'cancelled' | 'running' | 'waiting';
   duration_ms: number;
-  tokens: { input: number; output: number; total: number } | null;
+  /** Tokens over its LLM calls, in the shape of `status.json`'s `usage`; null when none were reported (simulated runs). */
+  tokens: TokenUsageFile | null;
   /** The last LLM stage's response (the best branch's when the run ended at a fan-in). */
   final_response: string | null;
   /** Files the run wrote under its `artifacts/` directory (relative to the run directory). */

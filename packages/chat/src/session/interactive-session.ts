@@ -9,13 +9,13 @@ import { EventEmitter } from 'eventemitter3';
 import { Workspace } from '@orchestra/llm';
 import { callModel } from '@orchestra/llm';
 import { z } from 'zod';
-import { matchOption, type Answer, type Interviewer, type Question } from '@orchestra/core';
+import { matchOption, type Answer, type Interviewer, type Question, type TokenUsageFile } from '@orchestra/core';
 import { LaunchRunInputSchema } from '../runs/launch-run-input.js';
 import { LaunchError, type PreparedRun, type RunLauncher } from '../runs/run-launcher.js';
 import type { RunResult } from '../runs/run-result.js';
 import { ORCHESTRATOR_SECTION } from './orchestrator-section.js';
 import { SessionMachine, type SessionState, type SessionTransition } from './session-machine.js';
-import { readSessionRecord, writeSessionRecord, type SessionRecord } from './session-store.js';
+import { SESSION_FORMAT, readSessionRecord, writeSessionRecord, type SessionRecord } from './session-store.js';
 import type { ProjectWorkspace } from './project-workspace.js';
 
 /** Most model calls in one turn (a turn that keeps calling tools is cut off). */
@@ -107,7 +107,7 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
   private queue: string[] = [];
   private runs: string[] = [];
   private active: { run: string; call_id: string } | null = null;
-  private usage = { input: 0, output: 0, total: 0 };
+  private usage: TokenUsageFile = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
   private transitions: SessionTransition[] = [];
   private cancelRequested = false;
   /** Set by {@link detach}: the process is going away; the active run's end is not the session's business now. */
@@ -150,10 +150,10 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
     return [...this.runs];
   }
 
-  /** Tokens: the session agent's own, and each run's. */
-  async tokens(): Promise<{ session: { input: number; output: number; total: number }; runs: Record<string, number> }> {
+  /** Tokens: the session agent's own (in the shape of `status.json`'s `usage`), and each run's total. */
+  async tokens(): Promise<{ session: TokenUsageFile; runs: Record<string, number> }> {
     const runs: Record<string, number> = {};
-    for (const id of this.runs) runs[id] = (await this.options.launcher.result(id)).tokens?.total ?? 0;
+    for (const id of this.runs) runs[id] = (await this.options.launcher.result(id)).tokens?.total_tokens ?? 0;
     return { session: { ...this.usage }, runs };
   }
 
@@ -451,9 +451,9 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
       report: { delta: (text) => void this.emit('delta', text), response: () => {}, toolCall: () => {} },
     });
     if (reply.usage) {
-      this.usage.input += reply.usage.inputTokens;
-      this.usage.output += reply.usage.outputTokens;
-      this.usage.total += reply.usage.totalTokens;
+      this.usage.input_tokens += reply.usage.inputTokens;
+      this.usage.output_tokens += reply.usage.outputTokens;
+      this.usage.total_tokens += reply.usage.totalTokens;
     }
     return new AIMessage({ content: reply.message.content, tool_calls: reply.message.tool_calls ?? [] });
   }
@@ -461,7 +461,7 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
   /** Saves the session (after every step). */
   save(): void {
     const record: SessionRecord = {
-      format: 'orchestra.chat-session/1',
+      format: SESSION_FORMAT,
       state: this.machine.state,
       transcript: mapChatMessagesToStoredMessages(this.transcript),
       queue: [...this.queue],

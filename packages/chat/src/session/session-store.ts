@@ -1,10 +1,34 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
+import { TokenUsageFileSchema } from '@orchestra/core';
 import { SESSION_STATES } from './session-machine.js';
 
-/** The durable session (`.orchestra/session.json`), written after every step so `orchestra chat --resume` continues it. */
-export const SessionRecordSchema = z.object({
-  format: z.literal('orchestra.chat-session/1'),
+/** The format of `.orchestra/session.json` written now (`/2`: tokens as `status.json` records them). */
+export const SESSION_FORMAT = 'orchestra.chat-session/2';
+
+/** The format before `/2`: the same record, with `usage` as `{input, output, total}`. */
+const FORMAT_1 = 'orchestra.chat-session/1';
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A session saved in format `/1` as a `/2` record (its usage renamed); anything else as it is. */
+function migrate(value: unknown): unknown {
+  if (!isObject(value) || value.format !== FORMAT_1) return value;
+  const usage = value.usage;
+  return {
+    ...value,
+    format: SESSION_FORMAT,
+    usage: isObject(usage) ? { input_tokens: usage.input, output_tokens: usage.output, total_tokens: usage.total } : usage,
+  };
+}
+
+/**
+ * The durable session (`.orchestra/session.json`), written after every step
+ * so `orchestra chat --resume` continues it. A session saved by an earlier
+ * version (format `/1`) is read as the current format.
+ */
+export const SessionRecordSchema = z.preprocess(migrate, z.object({
+  format: z.literal(SESSION_FORMAT),
   state: z.enum(SESSION_STATES),
   /** The conversation as LangChain stored messages (system prompt not included: it is rebuilt). */
   transcript: z.array(z.unknown()),
@@ -14,10 +38,10 @@ export const SessionRecordSchema = z.object({
   runs: z.array(z.string()),
   /** The run the session waits for, if any (with the tool call it answers). */
   active: z.object({ run: z.string(), call_id: z.string() }).nullable(),
-  /** Tokens of the session agent's own calls. */
-  usage: z.object({ input: z.number(), output: z.number(), total: z.number() }),
+  /** Tokens of the session agent's own calls, as `status.json` records a stage's. */
+  usage: TokenUsageFileSchema,
   transitions: z.array(z.object({ from: z.string(), event: z.string(), to: z.string(), at: z.string() })),
-});
+}));
 export type SessionRecord = z.infer<typeof SessionRecordSchema>;
 
 /** Reads the saved session; undefined when there is none; throws naming the file when it is damaged. */

@@ -18,7 +18,7 @@ export interface ChatTerminalOptions {
 /** One line about a run: its card while it runs, and when it ended. */
 export function runCard(result: RunResult): string {
   const mark = result.status === 'completed' ? '✓' : result.status === 'failed' ? '✗' : result.status === 'cancelled' ? '■' : '▶';
-  const tokens = result.tokens ? ` · ${result.tokens.total.toLocaleString('en-US')} tokens` : '';
+  const tokens = result.tokens ? ` · ${result.tokens.total_tokens.toLocaleString('en-US')} tokens` : '';
   const reason = result.failure_reason ? ` · ${escapeControl(result.failure_reason)}` : '';
   const nodes = result.completed_nodes.length;
   return `${mark} run ${result.id}: ${escapeControl(result.task)} · ${result.pipeline} · ${result.status} · ${formatDuration(result.duration_ms)} · ${nodes} node${nodes === 1 ? '' : 's'}${tokens}${reason}`;
@@ -212,7 +212,7 @@ export class ChatTerminal {
     if (ids.length === 0) this.out('  no runs yet');
     for (const id of ids) this.out(`  ${runCard(await this.session.options.launcher.result(id))}`);
     const tokens = await this.session.tokens();
-    this.out(`  session agent: ${tokens.session.total.toLocaleString('en-US')} tokens; runs: ${Object.values(tokens.runs).reduce((a, b) => a + b, 0).toLocaleString('en-US')} tokens`);
+    this.out(`  session agent: ${tokens.session.total_tokens.toLocaleString('en-US')} tokens; runs: ${Object.values(tokens.runs).reduce((a, b) => a + b, 0).toLocaleString('en-US')} tokens`);
   }
 
   private async showRun(id: string | undefined): Promise<void> {
