@@ -18,4 +18,5 @@ export { AnswerQuestionInputSchema, McpLaunchRunInputSchema, RunIdInputSchema, R
 export { IllegalTransitionError, SESSION_STATES, SESSION_TRANSITIONS, SessionMachine, legalEvents, type EventsOf, type SessionEvent, type SessionState, type SessionTransition } from './session/session-machine.js';
 export { FilepathsSchema, ProjectWorkspace } from './session/project-workspace.js';
 export { SESSION_FORMAT, SessionRecordSchema, readSessionRecord, writeSessionRecord, type SessionRecord } from './session/session-store.js';
+export { conversationTurns, type ConversationTurn } from './session/conversation-turns.js';
 export { InteractiveSession, MAX_CALLS_PER_TURN, describeProposal, type InteractiveSessionOptions, type SessionEvents } from './session/interactive-session.js';

@@ -14,6 +14,7 @@ import { LaunchRunInputSchema } from '../runs/launch-run-input.js';
 import { LaunchError, type PreparedRun, type RunLauncher } from '../runs/run-launcher.js';
 import type { RunResult } from '../runs/run-result.js';
 import { ORCHESTRATOR_SECTION } from './orchestrator-section.js';
+import { QUEUED_MESSAGES_HEADER, conversationTurns, textOf, type ConversationTurn } from './conversation-turns.js';
 import { SessionMachine, type SessionState, type SessionTransition } from './session-machine.js';
 import { SESSION_FORMAT, readSessionRecord, writeSessionRecord, type SessionRecord } from './session-store.js';
 import type { ProjectWorkspace } from './project-workspace.js';
@@ -80,10 +81,6 @@ function deliverableTool(): StructuredToolInterface {
   });
 }
 
-function textOf(message: BaseMessage): string {
-  return typeof message.content === 'string' ? message.content : message.content.map((p) => ('text' in p && typeof p.text === 'string' ? p.text : '')).join('');
-}
-
 /** The proposal shown for approval. */
 export function describeProposal(prepared: PreparedRun): string {
   const p = prepared.input;
@@ -148,6 +145,11 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
   /** The runs launched, oldest first. */
   runIds(): string[] {
     return [...this.runs];
+  }
+
+  /** The conversation so far as the person saw it (their messages, the agent's replies), oldest first: what `--resume` shows. */
+  history(): ConversationTurn[] {
+    return conversationTurns(this.transcript);
   }
 
   /** Tokens: the session agent's own (in the shape of `status.json`'s `usage`), and each run's total. */
@@ -379,7 +381,7 @@ export class InteractiveSession extends EventEmitter<SessionEvents> {
     this.machine.fire(cancelled ? 'cancel_run' : result.status === 'completed' ? 'complete' : 'fail');
     // Messages that came in during the run go to the agent with the result.
     if (this.queue.length > 0) {
-      this.transcript.push(new HumanMessage(`(Sent while the run was active:)\n${this.queue.join('\n')}`));
+      this.transcript.push(new HumanMessage(`${QUEUED_MESSAGES_HEADER}\n${this.queue.join('\n')}`));
       this.queue = [];
     }
   }

@@ -5,6 +5,7 @@ import type { Paint } from '../render/colour.js';
 import { formatDuration } from '../render/format-duration.js';
 import type { CliIO } from '../io.js';
 import type { TerminalInterviewer } from './terminal-interviewer.js';
+import { replayLines } from './conversation-replay.js';
 
 /** How the terminal shows the session. */
 export interface ChatTerminalOptions {
@@ -62,6 +63,11 @@ export class ChatTerminal {
       if (options.tty) this.options.io.stderr(paint('dim', `[${basename(options.project)} · ${t.to}]\n`));
       this.pump();
     });
+  }
+
+  /** Shows the end of the conversation so far (a resumed session), as it was shown when it happened. */
+  showConversation(): void {
+    for (const line of replayLines(this.session.history(), { paint: this.options.paint })) this.out(line);
   }
 
   /** Shows a question (the interviewer's). */

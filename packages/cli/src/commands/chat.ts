@@ -104,6 +104,7 @@ export async function chatCommand(flags: ChatFlags, io: CliIO): Promise<number> 
   const tty = process.stdin.isTTY === true;
   terminal = new ChatTerminal(session, terminalInterviewer, { io, paint: painter(colourEnabled(process.stdout)), tty, project: projectDir });
   if (tty) io.stderr(`orchestra chat: project ${projectDir}${flags.resume ? ' (resumed)' : ''}; /help lists the commands\n`);
+  if (flags.resume) terminal.showConversation();
   const onSignal = () => terminal?.interrupt();
   process.on('SIGINT', onSignal);
   try {
