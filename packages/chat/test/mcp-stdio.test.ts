@@ -85,6 +85,8 @@ describe('orchestra mcp on stdio: malformed input', () => {
     const { send, request, next, alive } = await serve();
     request(11, 'tools/call', null);
     expect(await next()).toEqual({ jsonrpc: '2.0', id: 11, error: { code: -32600, message: 'Invalid Request: params must be an object, not null' } });
+    send('{"jsonrpc":"2.0","id":null,"method":"ping"}');
+    expect(await next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: id must be a string or a number, not null' } });
     send('{"id":12,"method":"ping"}');
     expect(await next()).toEqual({ jsonrpc: '2.0', id: 12, error: { code: -32600, message: 'Invalid Request: jsonrpc is missing (it must be "2.0")' } });
     await alive(13);

@@ -6,6 +6,8 @@ export interface IssueLike {
   expected?: unknown;
   keys?: string[];
   values?: unknown[];
+  /** An `invalid_union`'s issues, one list per alternative. */
+  errors?: IssueLike[][];
 }
 
 /** How a value of the expected kind is named. */
@@ -37,12 +39,25 @@ function describeIssue(issue: IssueLike, input: unknown): string {
     if (actual.missing) return `${where} is missing`;
     return `${where} must be ${KINDS[issue.expected] ?? issue.expected}, not ${kindOf(actual.value)}`;
   }
+  const kinds = issue.code === 'invalid_union' ? unionKinds(issue) : undefined;
+  if (kinds) return actual.missing ? `${where} is missing` : `${where} must be ${kinds.join(' or ')}, not ${kindOf(actual.value)}`;
   if (issue.code === 'invalid_value' && issue.values?.length) {
     const allowed = issue.values.map((v) => JSON.stringify(v)).join(' or ');
     return actual.missing ? `${where} is missing (it must be ${allowed})` : `${where} must be ${allowed}, not ${JSON.stringify(actual.value)}`;
   }
   if (issue.code === 'unrecognized_keys' && issue.keys?.length) return `${where} has unknown ${issue.keys.length === 1 ? 'key' : 'keys'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
   return `${where}: ${issue.message}`;
+}
+
+/** The kinds a union of plain types accepts (`a string`, `a number`), when each alternative failed on the type alone. */
+function unionKinds(issue: IssueLike): string[] | undefined {
+  const kinds: string[] = [];
+  for (const alternative of issue.errors ?? []) {
+    const [only] = alternative;
+    if (alternative.length !== 1 || !only || only.code !== 'invalid_type' || only.path.length > 0 || typeof only.expected !== 'string') return undefined;
+    kinds.push(KINDS[only.expected] ?? only.expected);
+  }
+  return kinds.length > 0 ? kinds : undefined;
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): { missing: boolean; value?: unknown } {
