@@ -1,17 +1,25 @@
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { OrchestraError, resolveHandlerType, type GraphNode } from '@orchestra/core/loader';
-import type { LoadedConfig, ResolvedModel } from '@orchestra/llm/config';
+import type { Env, LoadedConfig, ResolvedModel } from '@orchestra/llm/config';
+import type { EndpointTarget } from '../doctor/check-endpoint.js';
+import { addTarget, printEndpoints } from '../doctor/endpoint-section.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
-import { loadRunConfig } from '../llm-backend.js';
 import { loadForCommand } from '../load-pipeline-file.js';
 import { modelFlags, type ModelOptions } from '../model-flags.js';
-import { checkEndpoint } from './check-endpoint.js';
 
 /** Flags of `orchestra doctor`. */
 export interface DoctorFlags extends ModelOptions {
   /** Do not contact the endpoints. */
   offline?: boolean;
+}
+
+/** Where `orchestra doctor` looks: the environment, and the directories searched for `orchestra.yaml`. */
+export interface DoctorPlace {
+  env: Env;
+  cwd: string;
+  home: string;
 }
 
 /** A node with no settings of its own: what the configuration gives every stage by default. */
@@ -20,11 +28,13 @@ const DEFAULT_NODE: GraphNode = { id: '(default)', attributes: {}, origins: {}, 
 /**
  * `orchestra doctor [file]`: prints the configuration files found, what a
  * stage resolves to by default (and each LLM stage of `file`), with every
- * value's source and keys masked, then checks that each endpoint answers.
+ * value's source and keys masked, then checks that each configured endpoint
+ * answers and lists its models, whether or not a model is named. `place`
+ * defaults to this process's environment, working and home directories.
  * Exit 0 when everything resolves and answers, 1 when something does not,
  * 2 for an unusable file, flag or configuration.
  */
-export async function doctorCommand(file: string | undefined, options: DoctorFlags, io: CliIO): Promise<number> {
+export async function doctorCommand(file: string | undefined, options: DoctorFlags, io: CliIO, place: DoctorPlace = { env: process.env, cwd: process.cwd(), home: homedir() }): Promise<number> {
   const flags = modelFlags(options);
   if (typeof flags === 'string') {
     io.stderr(`orchestra: ${flags}\n`);
@@ -40,9 +50,10 @@ export async function doctorCommand(file: string | undefined, options: DoctorFla
     }
     nodes = [...loaded.graph.nodes.values()].filter((n) => resolveHandlerType(n) === 'codergen');
   }
+  const llm = await import('@orchestra/llm/config');
   let config: LoadedConfig;
   try {
-    config = await loadRunConfig(file === undefined ? undefined : resolve(file));
+    config = llm.loadConfig({ ...(file === undefined ? {} : { pipelineFile: resolve(place.cwd, file) }), cwd: place.cwd, home: place.home, env: place.env });
   } catch (error) {
     if (error instanceof OrchestraError) {
       io.stderr(`orchestra: ${error.message}\n`);
@@ -50,7 +61,6 @@ export async function doctorCommand(file: string | undefined, options: DoctorFla
     }
     throw error;
   }
-  const llm = await import('@orchestra/llm/config');
   let problems = 0;
 
   io.stdout('Configuration files (nearest first):\n');
@@ -61,7 +71,7 @@ export async function doctorCommand(file: string | undefined, options: DoctorFla
   /** The lines describing what a node resolves to (or why it cannot). */
   const describe = (node: GraphNode, counts = true): string[] => {
     try {
-      const resolved = llm.resolveModel(node, { config, env: process.env, flags });
+      const resolved = llm.resolveModel(node, { config, env: place.env, flags });
       resolutions.push(resolved);
       return llm.describeResolution(resolved);
     } catch (error) {
@@ -99,20 +109,11 @@ export async function doctorCommand(file: string | undefined, options: DoctorFla
   const cli = llm.cliAgentSettings(config);
   io.stdout(`CLI agent: ${cli.command ? JSON.stringify(cli.command) : 'no command configured (cli_agent.command)'}\n`);
 
-  const endpoints = new Map<string, ResolvedModel>();
-  for (const r of resolutions) if (r.backend !== 'cli') endpoints.set(`${r.provider.name} ${r.provider.baseUrl}`, r);
-  if (endpoints.size > 0) {
-    io.stdout(`\nEndpoints${options.offline ? ' (not contacted: --offline)' : ''}:\n`);
-    for (const r of endpoints.values()) {
-      if (options.offline) {
-        io.stdout(`  - ${r.provider.name} ${r.provider.baseUrl}\n`);
-        continue;
-      }
-      const check = await checkEndpoint(r);
-      if (!check.ok) problems++;
-      io.stdout(`  ${check.ok ? '✓' : '✗'} ${r.provider.name} ${r.provider.baseUrl}: ${check.message}\n`);
-    }
-  }
+  // The stages' endpoints first (with the models they want), then every other configured one.
+  const targets = new Map<string, EndpointTarget>();
+  for (const r of resolutions) if (r.backend !== 'cli') addTarget(targets, r, r.model);
+  for (const endpoint of llm.configuredEndpoints({ config, env: place.env, flags })) addTarget(targets, endpoint);
+  problems += await printEndpoints([...targets.values()], options, io);
   io.stdout(problems === 0 ? '\nok\n' : `\n${problems} problem(s) found\n`);
   return problems === 0 ? ExitCode.ok : ExitCode.failed;
 }

@@ -34,6 +34,7 @@ export { combineConfigLayers, emptyConfig, loadConfig, type LoadConfigOptions, t
 export type { ModelFlags, ResolvedModel, ResolvedProvider } from './resolved-model.js';
 export { OPENAI_API_KEY_ENV, OPENAI_BASE_URL_ENV, OPENAI_DEFAULT_BASE_URL } from './resolve-provider.js';
 export { resolveModel, type ResolveModelInput } from './resolve-model.js';
+export { configuredEndpoints, type ConfiguredEndpoint, type ConfiguredEndpointsInput } from './configured-endpoints.js';
 export { describeResolution } from './describe-resolution.js';
 export { maskKey } from './mask-key.js';
 export { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_MAX_TURNS, agentSettings, type AgentSettings } from './agent-settings.js';

@@ -86,7 +86,7 @@ export function resolveModel(node: GraphNode, input: ResolveModelInput): Resolve
   const name = chooseModelName(node, input);
   if (name === undefined && backend.value !== 'cli') {
     // Nothing at all configured (a first run): say everything that is needed at once.
-    const nothing = input.config.files.length === 0 && !input.env.OPENAI_API_KEY?.trim() && !input.env.OPENAI_BASE_URL?.trim();
+    const nothing = input.config.files.length === 0 && !input.env.OPENAI_API_KEY?.trim() && !input.env.OPENAI_BASE_URL?.trim() && !input.flags.baseUrl;
     throw new ModelConfigError(
       'ORCH_NO_MODEL',
       node.id,

@@ -32,6 +32,8 @@ export interface ProviderInput {
   flags: ModelFlags;
   backend: Backend;
   choice: ProviderChoice;
+  /** False: a key whose variable is unset is left out instead of refused (for checking an endpoint). Default true. */
+  requireKey?: boolean;
 }
 
 type ProviderSources = Pick<ResolvedModel['sources'], 'provider' | 'baseUrl' | 'apiKey'>;
@@ -89,7 +91,8 @@ function apiKeyEnvOf(input: ProviderInput, entry: ProviderConfig | undefined): {
  * `api_key_env`), headers and timeout. Throws `ORCH_NO_PROVIDER` for a name
  * neither configured nor built in, and `ORCH_NO_API_KEY` when the key's
  * variable is unset — except for the built-in `openai` pointed at another
- * server (a local server needs no key) and for the `cli` backend.
+ * server (a local server needs no key), for the `cli` backend and when
+ * `requireKey` is false.
  */
 export function resolveProvider(input: ProviderInput): { provider: ResolvedProvider; sources: ProviderSources } {
   const { node, config, env, choice, backend } = input;
@@ -110,6 +113,8 @@ export function resolveProvider(input: ProviderInput): { provider: ResolvedProvi
     if (key !== undefined) {
       provider.apiKey = key;
       apiKeySource = `environment ${keyEnv.name}`;
+    } else if (input.requireKey === false) {
+      apiKeySource = `${keyEnv.name} is not set`;
     } else if (backend === 'cli') {
       apiKeySource = `${keyEnv.name} is not set; the cli backend does not use it`;
     } else if (!keyEnv.fromFile && !isOpenAiHost(baseUrl)) {

@@ -70,6 +70,12 @@ describe('resolveModel: model and alias', () => {
     expect(error.message).toBe('node plan has no model: pass --model <name>, set llm_model on the node (or in model_stylesheet), or set defaults.model in orchestra.yaml');
   });
 
+  it('with only --base-url set, says that a model is missing, not that nothing is configured', () => {
+    const error = thrown(() => resolve(node('plan'), { env: {}, flags: { baseUrl: 'http://127.0.0.1:8080/v1' } }));
+    expect(error.message).toBe('node plan has no model: pass --model <name>, set llm_model on the node (or in model_stylesheet), or set defaults.model in orchestra.yaml');
+    expect(thrown(() => resolve(node('plan'), { env: {} })).message).toContain('has no model and no provider is configured');
+  });
+
   it('needs no model for the cli backend', () => {
     const resolved = resolve(node('plan'), { flags: { backend: 'cli' }, env: {} });
     expect(resolved.model).toBeUndefined();
