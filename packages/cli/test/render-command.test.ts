@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '@orchestra/testing';
+import { renderCommand } from '../src/commands/render.js';
 import { orchestra, tempDir } from './cli-helpers.js';
 
 describe('orchestra render', () => {
@@ -43,5 +44,24 @@ describe('orchestra render', () => {
     expect(badOut.code).toBe(2);
     expect(badOut.stderr).toBe(`orchestra: cannot write ${join(blocked, 'x.svg')}: ${join(blocked, 'x.svg')} cannot exist: ${blocked} is a file, not a directory\n`);
     expect(existsSync(join(blocked, 'x.svg'))).toBe(false);
+  });
+
+  it('draws by the layout attributes it can use and warns at each value it cannot (exit 0)', async () => {
+    const file = join(tempDir(), 'p.dot');
+    writeFileSync(file, 'digraph P {\n  rankdir=LR\n  splines="sideways"\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  start -> exit\n}\n');
+    let stdout = '';
+    let stderr = '';
+    const code = await renderCommand(file, {}, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+    expect(code).toBe(0);
+    expect(stderr).toBe(`${file}:3:11: warning [render_attribute] splines="sideways" is not used in the picture: expected one of spline, polyline, ortho, curved, line\n`);
+    // Left to right: exit's caption is right of start's, on the same line.
+    const captionAt = (id: string): number[] => {
+      const match = / x="([-\d.]+)" y="([-\d.]+)"/.exec(stdout.slice(stdout.indexOf(`<title>${id}</title>`)));
+      return [Number(match?.[1]), Number(match?.[2])];
+    };
+    const [startX, startY] = captionAt('start');
+    const [exitX, exitY] = captionAt('exit');
+    expect(startX).toBeLessThan(exitX as number);
+    expect(startY).toBe(exitY);
   });
 });

@@ -6,6 +6,7 @@
  */
 export { nodeStates, type NodeState } from './render/node-states.js';
 export { STATE_COLOURS, pictureGraph, renderPipelineSvg } from './render/pipeline-picture.js';
+export { LAYOUT_ATTRIBUTES, pictureLayout, type PictureLayout } from './render/layout-attributes.js';
 export { startServer, isLoopback, type RunningServer, type ServerOptions } from './serve.js';
 export { createApp, type AppOptions } from './http/app.js';
 export { ServerRuns, type BackendFactory, type BackendRequest, type RunQuestion, type ServerRunsOptions, type StartRunRequest } from './runs/server-runs.js';

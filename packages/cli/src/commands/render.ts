@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { OrchestraError, escapeControl, pathProblem, readCheckpoint, sortDiagnostics } from '@orchestra/core';
-import { nodeStates, renderPipelineSvg } from '@orchestra/server';
+import { nodeStates, pictureLayout, renderPipelineSvg } from '@orchestra/server';
 import { ExitCode } from '../exit-codes.js';
 import { formatDiagnostic } from '../format-diagnostics.js';
 import type { CliIO } from '../io.js';
@@ -18,7 +18,9 @@ export interface RenderCommandOptions {
 /**
  * `orchestra render <file> [-o file.svg] [--run <logs-dir>]`: an SVG picture
  * of the pipeline (Graphviz in WebAssembly: no Graphviz install needed),
- * with a run's node states when `--run` is given. Exit 0; 1 for an invalid
+ * with a run's node states when `--run` is given, laid out by the pipeline's
+ * layout attributes (`rankdir`, ...; one warning on stderr per value that
+ * cannot be used). Exit 0; 1 for an invalid
  * pipeline (its diagnostics on stderr); 2 for a file or run directory that
  * cannot be read or an output that cannot be written.
  */
@@ -30,6 +32,8 @@ export async function renderCommand(file: string, options: RenderCommandOptions,
     io.stderr(`orchestra: ${escapeControl(file)} is not a valid pipeline; nothing was drawn\n`);
     return ExitCode.failed;
   }
+  // Layout attributes the picture cannot use are left out, with a warning each.
+  for (const d of pictureLayout(loaded.graph).problems) io.stderr(`${formatDiagnostic(d, file)}\n`);
   let states;
   if (options.run !== undefined) {
     const runDir = resolve(options.run);

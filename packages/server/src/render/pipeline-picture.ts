@@ -1,5 +1,6 @@
 import { instance, type Graph as VizGraph, type Viz } from '@viz-js/viz';
 import { nodeShape, resolveHandlerType, type Graph, type GraphNode } from '@orchestra/core';
+import { pictureLayout } from './layout-attributes.js';
 import type { NodeState } from './node-states.js';
 
 /** Fill colours of the node states (light, so labels stay readable). */
@@ -41,17 +42,20 @@ function caption(node: GraphNode): string {
 
 /**
  * The Graphviz graph of a pipeline, built from the parsed model (never from
- * the DOT text, so orchestra's own attributes never reach Graphviz): each
- * node with its shape and caption, coloured by its state when `states` is
- * given (the current node also drawn thicker), each edge with its label
- * and condition. Every node carries `id="node-<id>"` and a class naming
- * its state, for pages that restyle it live.
+ * the DOT text, so orchestra's own attributes never reach Graphviz): the
+ * pipeline's layout attributes that pass their check (`rankdir`, `nodesep`,
+ * `ranksep`, `splines`, ...: see `LAYOUT_ATTRIBUTES`), each node with its
+ * shape and caption, coloured by its state when `states` is given (the
+ * current node also drawn thicker), each edge with its label and
+ * condition. Every node carries `id="node-<id>"` and a class naming its
+ * state, for pages that restyle it live.
  */
 export function pictureGraph(graph: Graph, states?: ReadonlyMap<string, NodeState>): VizGraph {
+  const layout = { rankdir: 'TB', ...pictureLayout(graph).attributes };
   return {
     name: graph.name,
     directed: true,
-    graphAttributes: { rankdir: 'TB', fontname: 'Helvetica', ...(graph.attributes.label ? { label: graph.attributes.label, labelloc: 't' } : {}) },
+    graphAttributes: { fontname: 'Helvetica', ...(graph.attributes.label ? { label: graph.attributes.label, labelloc: 't' } : {}), ...layout },
     nodeAttributes: { fontname: 'Helvetica', fontsize: 12, style: 'filled', fillcolor: STATE_COLOURS.pending, margin: '0.15,0.06' },
     edgeAttributes: { fontname: 'Helvetica', fontsize: 10 },
     nodes: [...graph.nodes.values()].map((node) => {
@@ -75,7 +79,10 @@ export function pictureGraph(graph: Graph, states?: ReadonlyMap<string, NodeStat
       return {
         tail: edge.from,
         head: edge.to,
-        attributes: { ...(parts.length > 0 ? { label: literal(parts.join('\n')) } : {}), ...(edge.attributes.condition?.trim() ? { style: 'dashed' } : {}) },
+        attributes: {
+          ...(parts.length > 0 ? { label: literal(parts.join('\n')) } : {}),
+          ...(edge.attributes.condition?.trim() ? { style: 'dashed' } : {}),
+        },
       };
     }),
   };
