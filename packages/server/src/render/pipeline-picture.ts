@@ -1,5 +1,6 @@
 import { instance, type Graph as VizGraph, type Viz } from '@viz-js/viz';
 import { nodeShape, resolveHandlerType, type Graph, type GraphNode } from '@orchestra/core';
+import { edgeSides } from './edge-sides.js';
 import { pictureLayout } from './layout-attributes.js';
 import type { NodeState } from './node-states.js';
 
@@ -47,11 +48,13 @@ function caption(node: GraphNode): string {
  * `ranksep`, `splines`, ...: see `LAYOUT_ATTRIBUTES`), each node with its
  * shape and caption, coloured by its state when `states` is given (the
  * current node also drawn thicker), each edge with its label and
- * condition. Every node carries `id="node-<id>"` and a class naming its
+ * condition, and the edges of a loop or parallel edges drawn apart (see
+ * `edgeSides`). Every node carries `id="node-<id>"` and a class naming its
  * state, for pages that restyle it live.
  */
 export function pictureGraph(graph: Graph, states?: ReadonlyMap<string, NodeState>): VizGraph {
   const layout = { rankdir: 'TB', ...pictureLayout(graph).attributes };
+  const sides = edgeSides(graph, layout.rankdir);
   return {
     name: graph.name,
     directed: true,
@@ -74,14 +77,16 @@ export function pictureGraph(graph: Graph, states?: ReadonlyMap<string, NodeStat
         },
       };
     }),
-    edges: graph.edges.map((edge) => {
+    edges: graph.edges.map((edge, index) => {
       const parts = [edge.attributes.label?.trim(), edge.attributes.condition?.trim() ? `[${edge.attributes.condition.trim()}]` : undefined].filter(Boolean);
+      const side = sides[index];
       return {
         tail: edge.from,
         head: edge.to,
         attributes: {
           ...(parts.length > 0 ? { label: literal(parts.join('\n')) } : {}),
           ...(edge.attributes.condition?.trim() ? { style: 'dashed' } : {}),
+          ...(side ? { tailport: side, headport: side } : {}),
         },
       };
     }),
