@@ -32,5 +32,6 @@ export function addTarget(targets: Map<string, EndpointTarget>, endpoint: Omit<E
   const known = targets.get(key);
   const wanted = [...(known?.wanted ?? [])];
   if (model !== undefined && !wanted.includes(model)) wanted.push(model);
-  targets.set(key, { ...(known ?? endpoint), wanted });
+  const { provider, sources } = known ?? endpoint;
+  targets.set(key, { provider, sources: { baseUrl: sources.baseUrl, apiKey: sources.apiKey }, wanted });
 }
