@@ -10,9 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/index.js';
+import { browserTestMode } from './availability.js';
 
-/** `ORCHESTRA_SKIP_BROWSER=1`: skip these tests (a machine without Chromium). Without it a missing browser fails them. */
-export const SKIP_BROWSER = process.env.ORCHESTRA_SKIP_BROWSER === '1';
+/** What the browser tests do here: run, or skip (`ORCHESTRA_SKIP_BROWSER=1`, or no Chromium outside CI). See availability.ts. */
+const MODE = browserTestMode(process.env);
+
+/** Skip these tests: `ORCHESTRA_SKIP_BROWSER=1`, or no Chromium on a machine that is not CI (under `CI` a missing browser fails them). */
+export const SKIP_BROWSER = MODE.skip;
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = resolve(here, '../../../..');
@@ -31,7 +35,7 @@ export function fixture(name: string): string {
 
 /** Chromium, headless; fails with what to do when it or the built page is missing. */
 export async function launchBrowser(): Promise<Browser> {
-  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  const { executablePath } = MODE;
   if (!existsSync(executablePath)) {
     throw new Error(
       `The browser tests need Chromium and found none at ${executablePath}. Install it (e.g. apt-get install chromium), ` +
