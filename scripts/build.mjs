@@ -1,11 +1,14 @@
 // Bundles the CLI (packages/cli/dist/orchestra.mjs plus lazily loaded chunks) so the
 // command starts in tens of milliseconds instead of compiling TypeScript at
 // every start, then the web page of `orchestra serve` (packages/server/web/ ->
-// packages/server/web-dist/, copied to packages/cli/dist/web/). Runs after
-// install and before the tests; `pnpm build` by hand.
+// packages/server/web-dist/, copied to packages/cli/dist/web/), then the
+// libraries `orchestra init` puts in a new project (packages/cli/dist/libraries/,
+// scripts/carry-libraries.mjs). Runs after install and before the tests;
+// `pnpm build` by hand.
 import { build } from 'esbuild';
 import { copyFileSync, cpSync, mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { carryLibraries } from './carry-libraries.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const started = performance.now();
@@ -61,3 +64,5 @@ await Promise.all([
 copyFileSync(`${web}/index.html`, `${webDist}/index.html`);
 cpSync(webDist, `${root}packages/cli/dist/web`, { recursive: true });
 console.log(`built packages/server/web-dist/ (copied to packages/cli/dist/web/) in ${Math.round(performance.now() - pageStarted)} ms`);
+
+carryLibraries();

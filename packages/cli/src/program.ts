@@ -46,10 +46,10 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
 
   program
     .command('init')
-    .description('create a starter project: a pipeline, an orchestra.yaml template and a vitest test of the pipeline')
+    .description('create a starter project: a pipeline, an orchestra.yaml template, a vitest test of the pipeline, and orchestra\'s packages in vendor/')
     .argument('[dir]', 'the project directory (default: the current one; created if missing)')
     .option('--force', 'overwrite pipeline.dot, orchestra.yaml and test/pipeline.test.ts if they exist')
-    .option('--core <spec>', 'the @orchestra/core dependency for package.json (default ^<this version>), e.g. file:/path/to/orchestra-core-0.1.0.tgz')
+    .option('--core <spec>', 'the @orchestra/core dependency for package.json, replacing one there (default: the copy this orchestra carries, put in vendor/), e.g. file:/path/to/orchestra-core-0.1.0.tgz')
     .action(async (dir: string | undefined, options: { force?: boolean; core?: string }) => {
       exitCode = await (await import('./commands/init.js')).initCommand(dir, options, io);
     });

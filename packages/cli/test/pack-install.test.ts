@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixturePath } from '@orchestra/testing';
 import { ROOT, plainEnv } from './cli-helpers.js';
@@ -202,22 +202,63 @@ describe('installable packages', () => {
     expect(failing.stdout).toContain("Type 'QueueInterviewer' is not assignable to type 'number'");
   }, 180_000);
 
-  it('orchestra init makes a project whose own tests pass: npm test runs the starter pipeline under vitest', () => {
+  it('orchestra init from the installed CLI, then exactly the commands it prints: install, a run, the tests', () => {
     const env = outerEnv({ PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}` });
-    const project = join(work, 'starter');
-    const created = spawnSync('orchestra', ['init', project, '--core', `file:${tarballs.core}`], { cwd: work, env, encoding: 'utf8' });
+    const fresh = mkdtempSync(join(work, 'fresh-'));
+    const created = spawnSync('orchestra', ['init', 'my-project'], { cwd: fresh, env, encoding: 'utf8' });
     expect(created.stderr).toBe('');
     expect(created.status).toBe(0);
-    // vitest and @orchestra/core's dependencies from the workspace, as the registry would give them.
-    const starter = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
-    starter.pnpm = { overrides: { ...offlineOverrides(tarballs), vitest: `link:${realpathSync(join(ROOT, 'node_modules/vitest'))}` } };
-    writeFileSync(join(project, 'package.json'), JSON.stringify(starter, null, 2));
-    installOffline(project, work);
-
-    const tested = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run'], { cwd: project, env, encoding: 'utf8' });
-    expect(tested.status, tested.stdout + tested.stderr).toBe(0);
-    expect(tested.stdout).toMatch(/Tests\s+3 passed \(3\)/);
-    const checked = spawnSync('orchestra', ['validate', 'pipeline.dot'], { cwd: project, env, encoding: 'utf8' });
-    expect(checked.stdout).toBe('pipeline.dot: valid (0 warnings)\n');
+    followPrinted(created.stdout, fresh);
   }, 180_000);
+
+  it('orchestra init from the clone (what npx pnpm orchestra init runs), then exactly the commands it prints', () => {
+    const fresh = mkdtempSync(join(work, 'clone-'));
+    const created = spawnSync(process.execPath, [join(ROOT, 'packages/cli/bin/orchestra.js'), 'init', '../clone-project'], { cwd: fresh, env: outerEnv(), encoding: 'utf8' });
+    expect(created.stderr).toBe('');
+    expect(created.status).toBe(0);
+    followPrinted(created.stdout, fresh);
+  }, 180_000);
+
+  /**
+   * Runs the commands `orchestra init` printed (its indented lines after
+   * `next:`), as they are, in one shell from where init ran, answering the
+   * review gate of the run with A; then checks what each did. The PATH has no
+   * orchestra: the run and the scripts must use the project's own.
+   */
+  function followPrinted(printed: string, from: string): void {
+    const commands = printed.slice(printed.indexOf('\nnext:')).split('\n').filter((line) => line.startsWith('  ')).map((line) => line.trim());
+    expect(commands.slice(-3)).toEqual(['npm install', 'npx orchestra run pipeline.dot --simulate', 'npm test']);
+    const project = resolve(from, commands[0]!.replace(/^cd /, ''));
+    withoutRegistry(project);
+    const home = mkdtempSync(join(work, 'home-'));
+    const env = outerEnv({ HOME: home, npm_config_offline: 'true', npm_config_cache: join(work, 'npm-cache-starter'), npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' });
+    const shell = spawnSync('sh', ['-e', '-c', commands.join('\n')], { cwd: from, env, input: 'A\n', encoding: 'utf8' });
+    const output = shell.stdout + shell.stderr;
+    expect(shell.status, output).toBe(0);
+    expect(output).toContain('success: 5 nodes run');
+    expect(output).toMatch(/Tests\s+3 passed \(3\)/);
+    // orchestra's packages came from the tarballs init put in vendor/, copied in (not linked anywhere).
+    expect(realpathSync(join(project, 'node_modules/.bin/orchestra'))).toBe(join(project, 'node_modules/@orchestra/cli/dist/orchestra.mjs'));
+    expect(lstatSync(join(project, 'node_modules/@orchestra/core')).isSymbolicLink()).toBe(false);
+    const validated = spawnSync('npm', ['run', '--silent', 'validate'], { cwd: project, env, encoding: 'utf8' });
+    expect(validated.stdout).toBe('pipeline.dot: valid (0 warnings)\n');
+  }
+
+  /**
+   * Stands in for the npm registry, which a test may not reach: the one
+   * dependency the starter takes from the registry (vitest) becomes the
+   * workspace's copy, and @orchestra/core's dependencies (zod, ...) resolve to
+   * the workspace's copies (npm `overrides`). orchestra's own packages stay as
+   * init wrote them, `file:vendor/...` tarballs; npm runs with --offline, so
+   * anything else would fail instead of being fetched.
+   */
+  function withoutRegistry(project: string): void {
+    const starter = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+    expect(Object.keys(starter.devDependencies).sort()).toEqual(['@orchestra/cli', '@orchestra/core', 'vitest']);
+    expect(starter.devDependencies['@orchestra/core']).toMatch(/^file:vendor\/orchestra-core-0\.1\.0-[0-9a-f]{8}\.tgz$/);
+    starter.devDependencies.vitest = `file:${realpathSync(join(ROOT, 'node_modules/vitest'))}`;
+    const core = manifest(join(ROOT, 'packages/core/package.json'));
+    starter.overrides = Object.fromEntries(Object.keys(core.dependencies ?? {}).map((name) => [name, `file:${workspaceCopy('core', name)}`]));
+    writeFileSync(join(project, 'package.json'), JSON.stringify(starter, null, 2));
+  }
 });

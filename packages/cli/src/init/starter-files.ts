@@ -1,17 +1,19 @@
 /** What the starter project's `package.json` depends on. */
 export interface StarterVersions {
-  /** The `@orchestra/core` dependency: a range (`^0.1.0`) or a `file:` tarball. */
+  /** The `@orchestra/core` dependency: a tarball in `vendor/` (`file:vendor/orchestra-core-….tgz`), or what `--core` says. */
   core: string;
+  /** The `@orchestra/cli` dependency (the `orchestra` command of the scripts and of `npx orchestra`): a tarball in `vendor/`. */
+  cli: string;
   /** The `vitest` dependency. */
   vitest: string;
 }
 
 /** The starter pipeline: plan, implement, then a human review that approves or sends the work back. */
 export const STARTER_PIPELINE = `// A starter pipeline: plan, implement, then a human review that approves the
-// work or sends it back to implement. Try it:
-//   orchestra run pipeline.dot --simulate       (no model: simulated LLM replies)
-//   OPENAI_API_KEY=... orchestra run pipeline.dot --model gpt-5.2
-//   OPENAI_BASE_URL=http://127.0.0.1:11434/v1 orchestra run pipeline.dot --model llama3.2
+// work or sends it back to implement. Try it (after npm install):
+//   npx orchestra run pipeline.dot --simulate       (no model: simulated LLM replies)
+//   OPENAI_API_KEY=... npx orchestra run pipeline.dot --model gpt-5.2
+//   OPENAI_BASE_URL=http://127.0.0.1:11434/v1 npx orchestra run pipeline.dot --model llama3.2
 // Its tests (npm test) are in test/pipeline.test.ts.
 digraph Starter {
     graph [goal="Write a haiku about version control", default_max_retries=1]
@@ -102,10 +104,28 @@ export const STARTER_GITIGNORE = `node_modules/
 .orchestra/
 `;
 
-/** The \`package.json\` fields the starter project needs. */
+/**
+ * The `package.json` fields the starter project needs. The scripts' `orchestra`
+ * is the project's own (`node_modules/.bin`, from `@orchestra/cli`).
+ */
 export function starterPackageFields(versions: StarterVersions): { scripts: Record<string, string>; devDependencies: Record<string, string> } {
   return {
     scripts: { test: 'vitest run', validate: 'orchestra validate pipeline.dot' },
-    devDependencies: { '@orchestra/core': versions.core, vitest: versions.vitest },
+    devDependencies: { '@orchestra/cli': versions.cli, '@orchestra/core': versions.core, vitest: versions.vitest },
   };
+}
+
+/** The `@orchestra/core` range an `orchestra init` that vendored nothing wrote: no registry has it. */
+const UNPUBLISHED_RANGES: readonly string[] = ['^0.1.0'];
+
+/**
+ * Whether `spec` is a dependency on `name` that an earlier `orchestra init`
+ * wrote, and a new one may replace: a tarball it put in `vendor/`, or a
+ * registry range of a package that is not published.
+ */
+export function writtenByInit(name: string, spec: unknown): boolean {
+  if (typeof spec !== 'string' || !name.startsWith('@orchestra/')) return false;
+  const base = name.slice(1).replace('/', '-');
+  if (spec.startsWith(`file:vendor/${base}-`) && spec.endsWith('.tgz')) return true;
+  return name === '@orchestra/core' && UNPUBLISHED_RANGES.includes(spec);
 }
