@@ -88,6 +88,21 @@ function outerEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return env;
 }
 
+/** The text of docs/<file> from `heading` to the next heading of the same or a higher level. */
+function docSection(file: string, heading: string): string {
+  const text = readFileSync(join(ROOT, 'docs', file), 'utf8');
+  const start = text.indexOf(`\n${heading}\n`);
+  if (start === -1) throw new Error(`docs/${file} has no heading ${heading}`);
+  const level = heading.split(' ')[0]!;
+  const ends = Array.from({ length: level.length }, (_, i) => text.indexOf(`\n${'#'.repeat(i + 1)} `, start + heading.length + 1)).filter((at) => at !== -1);
+  return text.slice(start, ends.length > 0 ? Math.min(...ends) : undefined);
+}
+
+/** The fenced code blocks of a language (`''`: blocks without one) in a piece of markdown, in order. */
+function fenced(markdown: string, lang: string): string[] {
+  return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)\n```$/gm)].filter((m) => m[1] === lang).map((m) => m[2] as string);
+}
+
 describe('installable packages', () => {
   const work = mkdtempSync(join(tmpdir(), 'orchestra-pack-'));
   const packs = join(work, 'packs');
@@ -230,8 +245,7 @@ describe('installable packages', () => {
     expect(commands.slice(-3)).toEqual(['npm install', 'npx orchestra run pipeline.dot --simulate', 'npm test']);
     const project = resolve(from, commands[0]!.replace(/^cd /, ''));
     withoutRegistry(project);
-    const home = mkdtempSync(join(work, 'home-'));
-    const env = outerEnv({ HOME: home, npm_config_offline: 'true', npm_config_cache: join(work, 'npm-cache-starter'), npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' });
+    const env = offlineNpmEnv();
     const shell = spawnSync('sh', ['-e', '-c', commands.join('\n')], { cwd: from, env, input: 'A\n', encoding: 'utf8' });
     const output = shell.stdout + shell.stderr;
     expect(shell.status, output).toBe(0);
@@ -243,6 +257,74 @@ describe('installable packages', () => {
     const validated = spawnSync('npm', ['run', '--silent', 'validate'], { cwd: project, env, encoding: 'utf8' });
     expect(validated.stdout).toBe('pipeline.dot: valid (0 warnings)\n');
   }
+
+  /** npm as a new user has it (a home of its own, no ~/.npmrc), but offline: what is not on disk fails instead of being fetched. */
+  function offlineNpmEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+    const home = mkdtempSync(join(work, 'home-'));
+    return outerEnv({ HOME: home, npm_config_offline: 'true', npm_config_cache: join(work, 'npm-cache'), npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra });
+  }
+
+  it("the docs' examples work against the packed libraries: library.md's complete example in an npm init -y project, testing-pipelines.md's scripted server", async () => {
+    const project = join(work, 'docs-project');
+    mkdirSync(project);
+    const env = offlineNpmEnv();
+    run('npm', ['init', '-y'], { cwd: project, env });
+    const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+    expect(pkg.type).not.toBe('module'); // npm init -y makes a CommonJS project ("type": "commonjs")
+    // The registry's stand-in, as for the starter: orchestra's packages are the packed tarballs; the
+    // tools the page installs (tsx, typescript, @types/node) and core's dependencies are the workspace's copies.
+    pkg.dependencies = { '@orchestra/core': `file:${tarballs.core}`, '@orchestra/testing': `file:${tarballs.testing}` };
+    pkg.devDependencies = Object.fromEntries(['tsx', 'typescript', '@types/node'].map((name) => [name, `file:${realpathSync(join(ROOT, 'node_modules', name))}`]));
+    const core = manifest(join(ROOT, 'packages/core/package.json'));
+    pkg.overrides = { ...Object.fromEntries(Object.keys(core.dependencies ?? {}).map((name) => [name, `file:${workspaceCopy('core', name)}`])), '@orchestra/core': `file:${tarballs.core}` };
+    writeFileSync(join(project, 'package.json'), JSON.stringify(pkg, null, 2));
+    run('npm', ['install'], { cwd: project, env });
+
+    // library.md: the program saved as release.mts, then the page's commands after its npm install.
+    const library = docSection('library.md', '## A complete example');
+    writeFileSync(join(project, 'release.mts'), fenced(library, 'ts')[0]!);
+    const [install, ...commands] = fenced(library, 'sh')[0]!.split('\n');
+    expect(install).toBe('npm install -D tsx typescript @types/node');
+    const shell = spawnSync('sh', ['-e', '-c', commands.join('\n')], { cwd: project, env, encoding: 'utf8' });
+    expect(shell.stderr).toBe('');
+    expect(shell.status).toBe(0);
+    // The output the page shows, but for the temporary run directory.
+    const shown = fenced(library, '')[0]!.split('\n');
+    const printed = shell.stdout.trimEnd().split('\n');
+    expect(printed.slice(0, -1)).toEqual(shown.slice(0, -1));
+    expect(printed.at(-1)).toMatch(/^run directory: \S+release-\w+\/run$/);
+
+    // testing-pipelines.md: the scripted server on its own, and the installed orchestra pointed at it.
+    writeFileSync(join(project, 'scripted-server.mjs'), fenced(docSection('testing-pipelines.md', '### On its own: a server to point orchestra at'), 'js')[0]!);
+    const server = spawn(process.execPath, ['scripted-server.mjs'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      server.stdout.on('data', (b: Buffer) => (out += b.toString()));
+      server.stderr.on('data', (b: Buffer) => (out += b.toString()));
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`scripted-server.mjs printed no URL: ${out}`)), 20_000);
+        server.stdout.on('data', () => {
+          const match = /^OPENAI_BASE_URL=(http:\/\/127\.0\.0\.1:\d+\/v1)$/m.exec(out);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[1] as string);
+          }
+        });
+      });
+      cpSync(fixturePath('simple.dot'), join(project, 'simple.dot'));
+      const path = `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`;
+      const ran = spawnSync('orchestra', ['run', 'simple.dot', '--model', 'scripted-model', '--quiet', '--logs-dir', 'run'], { cwd: project, env: { ...env, PATH: path, OPENAI_BASE_URL: url }, encoding: 'utf8' });
+      expect(ran.stderr).toBe('');
+      expect(ran.status).toBe(0);
+      expect(readFileSync(join(project, 'run/run_tests/response.md'), 'utf8')).toBe('Scripted reply to: Run the test suite and report results');
+      const stopped = new Promise<number | null>((resolve) => server.on('close', resolve));
+      server.kill('SIGINT');
+      expect(await stopped).toBe(0);
+      expect(out).toContain('\n2 chat completions answered\n');
+    } finally {
+      server.kill('SIGKILL');
+    }
+  }, 180_000);
 
   /**
    * Stands in for the npm registry, which a test may not reach: the one
