@@ -258,10 +258,15 @@ describe('installable packages', () => {
     expect(validated.stdout).toBe('pipeline.dot: valid (0 warnings)\n');
   }
 
-  /** npm as a new user has it (a home of its own, no ~/.npmrc), but offline: what is not on disk fails instead of being fetched. */
+  /**
+   * npm as a new user has it (a home of its own, no ~/.npmrc, none of the npm_* settings of the
+   * pnpm running this suite), but offline: what is not on disk fails instead of being fetched.
+   */
   function offlineNpmEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+    const env = outerEnv();
+    for (const key of Object.keys(env)) if (/^npm_/i.test(key)) delete env[key];
     const home = mkdtempSync(join(work, 'home-'));
-    return outerEnv({ HOME: home, npm_config_offline: 'true', npm_config_cache: join(work, 'npm-cache'), npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra });
+    return { ...env, HOME: home, npm_config_offline: 'true', npm_config_cache: join(work, 'npm-cache'), npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra };
   }
 
   it("the docs' examples work against the packed libraries: library.md's complete example in an npm init -y project, testing-pipelines.md's scripted server", async () => {
