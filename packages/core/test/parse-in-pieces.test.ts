@@ -68,6 +68,23 @@ describe('parsing a long file in pieces', () => {
     );
   });
 
+  // Found by the property above (seed 676421327): cutting "di" off "digraph" leaves an undirected
+  // graph whose later pieces were parsed as a digraph's, so their `->` edges passed.
+  it('parses the later pieces of an undirected or strict graph as the same kind of graph', () => {
+    const fixture = readFileSync(join(FIXTURES, 'seed-4-phase.dot'), 'utf8');
+    const at = 155432627 % (fixture.length + 1);
+    const mutated = `${fixture.slice(0, at)}\n${fixture.slice(at + 3)}`;
+    expect(mutated).toContain('\ngraph Seed {');
+    const small = ['graph G {\n  a [label="x"]\n  b\n  a -> b\n}\n', 'graph G {\n  a\n  b\n  a -- b\n}\n', 'strict digraph G {\n  a\n  b\n  a -> b\n}\n'];
+    for (const source of [mutated, ...small]) {
+      const whole = parsePipelineSource(source, 'p.dot', { pieceLength: Number.MAX_SAFE_INTEGER });
+      expect(parsePipelineSource(source, 'p.dot', { pieceLength: 1 })).toEqual(whole);
+    }
+    const whole = parsePipelineSource(mutated, 'p.dot', { pieceLength: Number.MAX_SAFE_INTEGER });
+    expect(whole.graph).toBeUndefined();
+    expect(whole.diagnostics.map((d) => d.severity)).toContain('error');
+  });
+
   it('cuts only between statements of the root graph', () => {
     const { text } = normalizeSource(TRICKY);
     const cuts = splitRootStatements(text, 1) as number[];

@@ -1,5 +1,5 @@
 import { DotSyntaxError, parse } from 'ts-graphviz/ast';
-import type { DotASTNode } from 'ts-graphviz/ast';
+import type { DotASTNode, GraphASTNode } from 'ts-graphviz/ast';
 import type { Diagnostic, SourceLocation } from '../diagnostics/diagnostic.js';
 import type { Graph } from '../graph/model.js';
 import { buildGraph, startGraph, type BuildContext } from './build-graph.js';
@@ -113,20 +113,28 @@ function parseInPieces(
   if (!first) return undefined;
   const partial = startGraph(first, { tokens, locate, diagnostics }, file);
   if (!partial) return undefined;
+  const root = first.children.find((c): c is GraphASTNode => c.type === 'Graph');
+  if (!root) return undefined;
+  // The parser reads edges by the kind of graph around them (`->` is refused in a `graph`): later
+  // pieces are parsed in a graph of the root's kind, or a piece would accept what the whole refuses.
+  const header = pieceHeader(root);
   for (let i = 0; i + 1 < cuts.length; i++) {
     const start = cuts[i] as number;
     // Later pieces in a graph of their own: their offsets are shifted by the header's length.
-    const piece = parsePiece(`${PIECE_HEADER}${text.slice(start, cuts[i + 1])}}`);
+    const piece = parsePiece(`${header}${text.slice(start, cuts[i + 1])}}`);
     if (!piece) return undefined;
     const graph = piece.children.find((c) => c.type === 'Graph');
     if (!graph) return undefined;
-    const shift = start - PIECE_HEADER.length;
+    const shift = start - header.length;
     partial.add(graph.children, (offset) => locate(offset + shift));
   }
   return { graph: partial.finish(), diagnostics };
 }
 
-const PIECE_HEADER = 'digraph{';
+/** The opening of a graph like `root` (directed or not, strict or not), for a later piece's statements. */
+function pieceHeader(root: GraphASTNode): string {
+  return `${root.strict ? 'strict ' : ''}${root.directed ? 'digraph' : 'graph'}{`;
+}
 
 /**
  * Where a long normalised text can be cut into pieces of about `length`
