@@ -69,6 +69,18 @@ describe('orchestra validate', () => {
     ]);
   });
 
+  it('refuses what run would stop at: a node id too long for a directory name, a manager without a child pipeline', async () => {
+    const long = `n${'x'.repeat(299)}`;
+    const file = tempDot(`digraph P {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  ${long} [shape=parallelogram, tool_command="true"]\n  boss [shape=house]\n  start -> ${long} -> boss -> exit\n}\n`);
+    const r = await cli('validate', file);
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n').filter((l) => l.startsWith(file))).toEqual([
+      `${file}:4:3: error [node_id_length] node id n${'x'.repeat(39)}... is 300 bytes long: its stage directory would be named by it, and file systems refuse names over 255 bytes`,
+      `${file}:5:3: error [manager_has_child] manager node boss has no child pipeline to supervise; a run would refuse it`,
+      `${file}: invalid: 2 errors, 0 warnings`,
+    ]);
+  });
+
   it('exits 1 on a syntax error and reports its line and column', async () => {
     const file = tempDot('digraph G {\n  a [label="x"\n  b -> c\n}\n');
     const r = await cli('validate', file);

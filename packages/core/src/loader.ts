@@ -51,6 +51,7 @@ export { BUILT_IN_TRANSFORMS } from './transforms/built-in-transforms.js';
 export type { LintContext, LintRule } from './lint/lint-rule.js';
 export { BUILT_IN_RULES } from './lint/built-in-rules.js';
 export { OUTCOME_VALUES } from './lint/rules/condition-value.js';
+export { MAX_NODE_ID_BYTES } from './lint/rules/node-id-length.js';
 export { ValidationError, validate, validateOrRaise, type ValidateOptions } from './lint/validate.js';
 
 export {

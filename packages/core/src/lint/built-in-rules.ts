@@ -9,6 +9,8 @@ import { fidelityValidRule } from './rules/fidelity-valid.js';
 import { goalGateHasRetryRule } from './rules/goal-gate-has-retry.js';
 import { humanGateChoicesRule } from './rules/human-gate-choices.js';
 import { humanGateConditionRule } from './rules/human-gate-condition.js';
+import { managerHasChildRule } from './rules/manager-has-child.js';
+import { nodeIdLengthRule } from './rules/node-id-length.js';
 import { nodeIdReservedRule } from './rules/node-id-reserved.js';
 import { promptOnLlmNodesRule } from './rules/prompt-on-llm-nodes.js';
 import { reachabilityRule } from './rules/reachability.js';
@@ -24,7 +26,8 @@ import { typeKnownRule } from './rules/type-known.js';
  * The built-in lint rules of spec §7.2, then orchestra's own:
  * `attribute_value` (error), `attribute_name`, `condition_value` and
  * `human_gate_choices` (warnings), `tool_has_command` and `node_id_reserved`
- * (errors), `human_gate_condition` (warning). In the order they run.
+ * (errors), `human_gate_condition` (warning), `manager_has_child` and
+ * `node_id_length` (errors). In the order they run.
  */
 export const BUILT_IN_RULES: readonly LintRule[] = [
   startNodeRule,
@@ -47,4 +50,6 @@ export const BUILT_IN_RULES: readonly LintRule[] = [
   toolHasCommandRule,
   nodeIdReservedRule,
   humanGateConditionRule,
+  managerHasChildRule,
+  nodeIdLengthRule,
 ];

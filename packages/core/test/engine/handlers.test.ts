@@ -358,8 +358,9 @@ describe('refusals before the first node', () => {
     expect(existsSync(logsRoot)).toBe(false);
   });
 
-  it('refuses a node whose explicit type has no handler (ORCH_NO_HANDLER)', async () => {
-    const { error, logsRoot } = await refusal(dot('  gate [type="stack.manager_loop", label="Approve?"]\n  start -> gate -> exit'), { backend: simulationBackend });
+  it('refuses a node its handler cannot run (ORCH_NO_HANDLER)', async () => {
+    // A sub-pipeline node that names no file: only loading a file checks that (rule sub_pipeline), validate(graph) does not.
+    const { error, logsRoot } = await refusal(dot('  gate [type="pipeline", label="Approve?"]\n  start -> gate -> exit'), { backend: simulationBackend });
     expect(error).toBeInstanceOf(MissingHandlerError);
     expect(error).toMatchObject({ code: 'ORCH_NO_HANDLER' });
     expect(existsSync(logsRoot)).toBe(false);

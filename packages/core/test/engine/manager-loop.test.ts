@@ -67,7 +67,7 @@ describe('manager loop (shape=house, spec §4.11)', () => {
     expect(prompts[0]).toBe('Write it\n\n## Instruction from the supervisor\n\nUse bullet points.');
   });
 
-  it('refuses, before the run starts, a manager with no child pipeline', async () => {
-    await expect(run(dot('  boss [shape=house]\n  start -> boss -> exit'))).rejects.toThrow('manager node boss has no child pipeline: set stack.child_dotfile on the graph or the node');
+  it('refuses, before the run starts, a manager with no child pipeline (lint rule manager_has_child)', async () => {
+    await expect(run(dot('  boss [shape=house]\n  start -> boss -> exit'))).rejects.toThrow(/"rule":"manager_has_child","severity":"error","message":"manager node boss has no child pipeline to supervise/);
   });
 });
