@@ -3,8 +3,10 @@ import { attributeNameRule } from './rules/attribute-name.js';
 import { attributeValueRule } from './rules/attribute-value.js';
 import { conditionSyntaxRule } from './rules/condition-syntax.js';
 import { conditionValueRule } from './rules/condition-value.js';
+import { deadEndRule } from './rules/dead-end.js';
 import { edgeTargetExistsRule } from './rules/edge-target-exists.js';
 import { exitNoOutgoingRule } from './rules/exit-no-outgoing.js';
+import { exitReachableRule } from './rules/exit-reachable.js';
 import { fidelityValidRule } from './rules/fidelity-valid.js';
 import { goalGateHasRetryRule } from './rules/goal-gate-has-retry.js';
 import { humanGateChoicesRule } from './rules/human-gate-choices.js';
@@ -27,7 +29,8 @@ import { typeKnownRule } from './rules/type-known.js';
  * `attribute_value` (error), `attribute_name`, `condition_value` and
  * `human_gate_choices` (warnings), `tool_has_command` and `node_id_reserved`
  * (errors), `human_gate_condition` (warning), `manager_has_child` and
- * `node_id_length` (errors). In the order they run.
+ * `node_id_length` (errors), `dead_end` and `exit_reachable` (warnings). In
+ * the order they run.
  */
 export const BUILT_IN_RULES: readonly LintRule[] = [
   startNodeRule,
@@ -52,4 +55,6 @@ export const BUILT_IN_RULES: readonly LintRule[] = [
   humanGateConditionRule,
   managerHasChildRule,
   nodeIdLengthRule,
+  deadEndRule,
+  exitReachableRule,
 ];
