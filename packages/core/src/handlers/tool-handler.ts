@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Handler, HandlerInput } from '../engine/handler.js';
 import { STATUS_FILE, type Outcome } from '../engine/outcome.js';
-import { toolEnvironment } from './tool-environment.js';
+import { buildToolEnvironment, describeContextEnvLosses } from './tool-environment.js';
 import { runToolProcess, type ProcessStarter } from './tool-process.js';
 import { readStatusFile, toolOutcomeFromStatusFile, toolOutputText } from './tool-status.js';
 
@@ -23,10 +23,13 @@ async function executeTool(input: HandlerInput, processes: ProcessStarter | unde
   await stage.remove(STATUS_FILE);
   const contextFile = join(stageDir, TOOL_CONTEXT_FILE);
   await writeFile(contextFile, `${JSON.stringify(context.snapshot(), null, 2)}\n`);
+  const { env, losses } = buildToolEnvironment(context, logsRoot, node.id, contextFile, stageDir);
+  // What of the context the command did not get as variables goes into the stage's notes.
+  const envNote = describeContextEnvLosses(losses);
   const result = await runToolProcess({
     command,
     cwd: workdir,
-    env: toolEnvironment(context, logsRoot, node.id, contextFile, stageDir),
+    env,
     signal,
     stdoutPath: join(stageDir, 'stdout.log'),
     stderrPath: join(stageDir, 'stderr.log'),
@@ -39,7 +42,7 @@ async function executeTool(input: HandlerInput, processes: ProcessStarter | unde
   const tail = result.stderr.text().trimEnd();
   const because = tail ? `: ${tail}` : '';
   // Killed by a signal: the command did not finish, so a status.json it left cannot vouch for it.
-  if (result.code === null) return { status: 'fail', failureReason: `tool_command failed (killed by ${result.signal})${because}`, notes: `Tool failed: ${command}` };
+  if (result.code === null) return { status: 'fail', failureReason: `tool_command failed (killed by ${result.signal})${because}`, notes: `Tool failed: ${command}${envNote}` };
   const exitFailure = result.code !== 0 ? `tool_command failed (exit code ${result.code})${because}` : undefined;
   const { stdout } = result;
   const output = toolOutputText(stdout.text());
@@ -47,9 +50,9 @@ async function executeTool(input: HandlerInput, processes: ProcessStarter | unde
     ? ` (stdout truncated to ${TOOL_OUTPUT_LIMIT / (1024 * 1024)} MiB in tool.output; full output, ${stdout.total} bytes, in stdout.log)`
     : '';
   const file = await readStatusFile(stage);
-  if (file) return toolOutcomeFromStatusFile(file, { command, code: result.code, output, noteSuffix: truncated, ...(exitFailure ? { exitFailure } : {}) });
-  if (exitFailure) return { status: 'fail', failureReason: exitFailure, notes: `Tool failed: ${command}` };
-  return { status: 'success', contextUpdates: { 'tool.output': output }, notes: `Tool completed: ${command}${truncated}` };
+  if (file) return toolOutcomeFromStatusFile(file, { command, code: result.code, output, noteSuffix: `${truncated}${envNote}`, ...(exitFailure ? { exitFailure } : {}) });
+  if (exitFailure) return { status: 'fail', failureReason: exitFailure, notes: `Tool failed: ${command}${envNote}` };
+  return { status: 'success', contextUpdates: { 'tool.output': output }, notes: `Tool completed: ${command}${truncated}${envNote}` };
 }
 
 /**

@@ -20,7 +20,7 @@ export interface ToolExit {
   exitFailure?: string;
   /** `tool.output`: the start of stdout, trailing newlines removed. */
   output: string;
-  /** Added to the notes (the stdout truncation note), or `''`. */
+  /** Added to the notes (the notes on stdout truncation and on context left out of the variables), or `''`. */
   noteSuffix: string;
 }
 

@@ -212,6 +212,17 @@ describe('tool handler (spec §4.10)', () => {
     expect(existsSync(join(logsRoot, 't', 'context.json'))).toBe(true);
   });
 
+  it('starts the command when a context key is too long for a variable name, noting the key left out in status.json', async () => {
+    const long = 'k'.repeat(150_000);
+    const { result, logsRoot } = await run(tool('tool_command="printenv ORCHESTRA_CTX_SHORT"'), { initialContext: { [long]: 'v', short: 'kept' } });
+    expect(result.status).toBe('success');
+    expect(result.context['tool.output']).toBe('kept');
+    expect(statusAt(logsRoot, 't').notes).toBe(
+      `Tool completed: printenv ORCHESTRA_CTX_SHORT (context not passed as ORCHESTRA_CTX_ variables, only in the context file: 1 key with a name over 32 KiB (${'k'.repeat(40)}...))`,
+    );
+    expect(Object.keys(JSON.parse(readFileSync(join(logsRoot, 't', 'context.json'), 'utf8')) as object)).toContain(long);
+  });
+
   it('passes a value with a NUL byte without it', async () => {
     const { result } = await run(tool('tool_command="printenv ORCHESTRA_CTX_S"'), { initialContext: { s: 'before\u0000after' } });
     expect(result.status).toBe('success');

@@ -2,9 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RunContext } from '../../src/index.js';
 import {
   CONTEXT_ENV_BUDGET,
+  CONTEXT_ENV_NAME_LIMIT,
   CONTEXT_ENV_VALUE_LIMIT,
   CONTEXT_FILE_ENV,
+  buildToolEnvironment,
   contextEnvValue,
+  describeContextEnvLosses,
   toolEnvironment,
 } from '../../src/handlers/tool-environment.js';
 
@@ -38,6 +41,24 @@ describe('toolEnvironment bounds', () => {
     expect(names).toEqual(Array.from({ length: fits }, (_, i) => `ORCHESTRA_CTX_K${i}`));
     const total = names.reduce((sum, name) => sum + Buffer.byteLength(`${name}=${env[name]}`) + 1, 0);
     expect(total).toBeLessThanOrEqual(CONTEXT_ENV_BUDGET);
+  });
+
+  it('leaves out a key whose variable name would be over CONTEXT_ENV_NAME_LIMIT, and only that one', () => {
+    const long = 'k'.repeat(150_000);
+    const edge = 'e'.repeat(CONTEXT_ENV_NAME_LIMIT - 'ORCHESTRA_CTX_'.length);
+    const { env, losses } = buildToolEnvironment(new RunContext({ before: 1, [long]: 'v', [edge]: 'w', after: 2 }), '/logs', 'n');
+    expect(ctxVars(env)).toEqual(['ORCHESTRA_CTX_BEFORE', `ORCHESTRA_CTX_${edge.toUpperCase()}`, 'ORCHESTRA_CTX_AFTER']);
+    expect(losses).toEqual({ longNames: [long], overBudget: [], cut: [] });
+  });
+
+  it('says in a note which keys were left out or cut, naming a few, each shortened', () => {
+    const values: Record<string, string> = { big: 'x'.repeat(CONTEXT_ENV_VALUE_LIMIT + 1), [`${'k'.repeat(50)}`.repeat(1000)]: 'v' };
+    for (let i = 0; i < 12; i++) values[`k${i}`] = 'v'.repeat(CONTEXT_ENV_VALUE_LIMIT);
+    const { losses } = buildToolEnvironment(new RunContext(values), '/logs', 'n');
+    expect(describeContextEnvLosses(losses)).toBe(
+      ` (context not passed as ORCHESTRA_CTX_ variables, only in the context file: 1 key with a name over 32 KiB (${'k'.repeat(40)}...); 6 keys past the 256 KiB budget (k6, k7, k8, k9, k10 and 1 more); values cut to 32 KiB in ORCHESTRA_CTX_ variables: big)`,
+    );
+    expect(describeContextEnvLosses({ longNames: [], overBudget: [], cut: [] })).toBe('');
   });
 
   it('names the context file and drops ORCHESTRA_CTX_ variables orchestra itself inherited', () => {
