@@ -1,4 +1,4 @@
-import type { Diagnostic } from '@orchestra/core/loader';
+import { escapeControl, type Diagnostic } from '@orchestra/core/loader';
 export { diagnosticToJson, formatDiagnostic } from '@orchestra/core/loader';
 
 function plural(n: number, word: string): string {
@@ -11,5 +11,6 @@ export function formatSummary(diagnostics: readonly Diagnostic[], file: string):
   const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
   const infos = diagnostics.length - errors - warnings;
   const rest = [plural(warnings, 'warning'), ...(infos ? [plural(infos, 'note')] : [])].join(', ');
-  return errors > 0 ? `${file}: invalid: ${plural(errors, 'error')}, ${rest}` : `${file}: valid (${rest})`;
+  const name = escapeControl(file, { keepNewlines: false });
+  return errors > 0 ? `${name}: invalid: ${plural(errors, 'error')}, ${rest}` : `${name}: valid (${rest})`;
 }

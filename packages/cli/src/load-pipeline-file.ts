@@ -1,4 +1,4 @@
-import { OrchestraError, loadPipelineFile, type LoadResult } from '@orchestra/core/loader';
+import { OrchestraError, escapeControl, loadPipelineFile, type LoadResult } from '@orchestra/core/loader';
 import type { CliIO } from './io.js';
 
 /**
@@ -10,7 +10,7 @@ export async function loadForCommand(file: string, io: CliIO): Promise<LoadResul
     return await loadPipelineFile(file);
   } catch (error) {
     if (!(error instanceof OrchestraError)) throw error;
-    io.stderr(`orchestra: ${error.message}\n`);
+    io.stderr(`orchestra: ${escapeControl(error.message)}\n`);
     return undefined;
   }
 }

@@ -1,4 +1,4 @@
-import { OrchestraError } from '@orchestra/core/loader';
+import { OrchestraError, escapeControl } from '@orchestra/core/loader';
 import { ExitCode } from './exit-codes.js';
 import type { CliIO } from './io.js';
 
@@ -12,7 +12,8 @@ export async function reportingUsageErrors(io: CliIO, work: () => number | Promi
     return await work();
   } catch (error) {
     if (!(error instanceof OrchestraError)) throw error;
-    io.stderr(`orchestra: ${error.message}\n`);
+    // The message can quote a run's files (node ids, values): shown, never obeyed.
+    io.stderr(`orchestra: ${escapeControl(error.message)}\n`);
     return ExitCode.usage;
   }
 }

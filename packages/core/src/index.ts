@@ -121,7 +121,6 @@ export type { Answer, Option, Question, QuestionInput } from './engine/question.
 export { askEach, type AskOptions, type Interviewer } from './human/interviewer.js';
 export { AutoApproveInterviewer, CallbackInterviewer, QueueInterviewer, RecordingInterviewer, answerFromText, type QueuedAnswer } from './human/simple-interviewers.js';
 export { ConsoleInterviewer, type ConsoleStreams } from './human/console-interviewer.js';
-export { escapeControl, type EscapeOptions } from './text/escape-control.js';
 export { collect, formatValuePath, parseValuePath, resolveContextPath, type Located, type PathSegment, type ValuePath } from './text/value-path.js';
 export { createWaitHumanHandler } from './handlers/wait-human-handler.js';
 export { RecordedAnswersInterviewer, answerForQuestion, recordAnswer, type RecordAnswerOptions } from './human/park.js';

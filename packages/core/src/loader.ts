@@ -8,6 +8,7 @@ export type { Diagnostic, EdgeRef, Severity, SourceLocation } from './diagnostic
 export { hasErrors, sortDiagnostics } from './diagnostics/diagnostic.js';
 export { diagnosticToJson, formatDiagnostic } from './diagnostics/format-diagnostic.js';
 export { OrchestraError } from './errors.js';
+export { escapeControl, type EscapeOptions } from './text/escape-control.js';
 
 export type { Attributes, AttributeOrigin, AttributeSource, Graph, GraphEdge, GraphNode, HasAttributes } from './graph/model.js';
 export { nodeClasses, outgoingEdges, withNodeAttributes, withNodes } from './graph/model.js';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { FileRunStore, readCheckpoint, recordAnswer } from '@orchestra/core';
+import { FileRunStore, escapeControl, readCheckpoint, recordAnswer } from '@orchestra/core';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { reportingUsageErrors } from '../usage-errors.js';
@@ -27,12 +27,13 @@ export async function answerCommand(logsDir: string, text: string, options: { qu
     } finally {
       lease.release();
     }
+    // The messages name the pipeline's options and nodes, and the answer given: shown, never obeyed.
     if (typeof recorded === 'string') {
-      io.stderr(`orchestra: ${recorded}\n`);
+      io.stderr(`orchestra: ${escapeControl(recorded, { keepNewlines: false })}\n`);
       return ExitCode.usage;
     }
     const shown = recorded.answer.selectedOption ? `[${recorded.answer.selectedOption.key}] ${recorded.answer.selectedOption.label}` : JSON.stringify(recorded.answer.value);
-    io.stdout(`${recorded.replaced ? 'replaced the answer with' : 'recorded'} ${shown} for ${recorded.id}; continue with: ${shellCommand(['orchestra', 'resume', logsDir])}\n`);
+    io.stdout(`${escapeControl(`${recorded.replaced ? 'replaced the answer with' : 'recorded'} ${shown} for ${recorded.id}`, { keepNewlines: false })}; continue with: ${shellCommand(['orchestra', 'resume', logsDir])}\n`);
     return ExitCode.ok;
   });
 }

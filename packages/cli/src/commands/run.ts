@@ -171,7 +171,7 @@ async function execute(
 ): Promise<number> {
   const asking = await interviewerFor(flags, logsRoot, answered, setup.defaults);
   if (typeof asking === 'string') {
-    io.stderr(`orchestra: ${asking}\n`);
+    io.stderr(`orchestra: ${escapeControl(asking)}\n`);
     return ExitCode.usage;
   }
   const renderer = createRunRenderer(io, {
@@ -213,7 +213,7 @@ async function execute(
     }
     if (error instanceof OrchestraError) {
       const simulate = error.code === 'ORCH_NO_BACKEND' && !flags.simulate ? ' (or run with --simulate to try the pipeline with simulated responses)' : '';
-      io.stderr(`orchestra: ${error.message}${simulate}\n`);
+      io.stderr(`orchestra: ${escapeControl(error.message)}${simulate}\n`);
       return ExitCode.usage;
     }
     throw error;
@@ -227,7 +227,7 @@ async function execute(
 export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO): Promise<number> {
   const sets = parseSets(flags.set ?? []);
   if (typeof sets === 'string') {
-    io.stderr(`orchestra: ${sets}\n`);
+    io.stderr(`orchestra: ${escapeControl(sets)}\n`);
     return ExitCode.usage;
   }
   const fromFile = flags.contextFile !== undefined ? await readContextFile(flags.contextFile) : {};
@@ -240,14 +240,14 @@ export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO
   const diagnostics = sortDiagnostics(loaded.diagnostics);
   if (!loaded.ok || !loaded.graph) {
     for (const d of diagnostics) io.stderr(`${formatDiagnostic(d, file)}\n`);
-    io.stderr(`orchestra: ${file} is not a valid pipeline; nothing was run\n`);
+    io.stderr(`orchestra: ${escapeControl(file, { keepNewlines: false })} is not a valid pipeline; nothing was run\n`);
     return ExitCode.failed;
   }
   if (!flags.quiet && !flags.json) for (const d of diagnostics) io.stderr(`${formatDiagnostic(d, file)}\n`);
   const graph = loaded.graph;
   const setup = await setUp(graph, resolve(file), flags);
   if (typeof setup === 'string') {
-    io.stderr(`orchestra: ${setup}\n`);
+    io.stderr(`orchestra: ${escapeControl(setup)}\n`);
     return ExitCode.usage;
   }
   const logsRoot = flags.logsDir ? resolve(flags.logsDir) : defaultLogsRoot(graph.name);
@@ -306,23 +306,23 @@ export async function resumeCommand(logsDir: string, given: ResumeCommandFlags, 
     if (source !== undefined) checkPipelineHash(logsRoot, manifest, source);
   } catch (error) {
     if (!(error instanceof OrchestraError)) throw error;
-    io.stderr(`orchestra: ${error.message}\n`);
+    io.stderr(`orchestra: ${escapeControl(error.message)}\n`);
     return ExitCode.usage;
   }
   const { flags, restored } = withRecordedOptions(manifest.run_options, given);
   const chatty = !flags.quiet && !flags.json;
-  if (restored.length > 0 && chatty) io.stderr(`orchestra: continuing with the options the run started with: ${restored.join(' ')}\n`);
+  if (restored.length > 0 && chatty) io.stderr(`orchestra: continuing with the options the run started with: ${escapeControl(restored.join(' '), { keepNewlines: false })}\n`);
   const workdir = given.cwd !== undefined ? resolve(given.cwd) : manifest.workdir;
   const badCwd = given.cwd !== undefined ? pathProblem(workdir as string, { kind: 'directory', what: 'a directory' }) : undefined;
   if (badCwd) {
-    io.stderr(`orchestra: --cwd ${given.cwd}: ${badCwd.message}\n`);
+    io.stderr(`orchestra: ${escapeControl(`--cwd ${given.cwd}: ${badCwd.message}`)}\n`);
     return ExitCode.usage;
   }
-  if (given.cwd !== undefined && chatty) io.stderr(`orchestra: tool commands run in ${workdir}${manifest.workdir ? ` (the run started in ${manifest.workdir})` : ''}\n`);
+  if (given.cwd !== undefined && chatty) io.stderr(`orchestra: ${escapeControl(`tool commands run in ${workdir}${manifest.workdir ? ` (the run started in ${manifest.workdir})` : ''}`, { keepNewlines: false })}\n`);
   const pipeline = await runPipelineOf(logsRoot, manifest);
   const setup: Setup | string = pipeline ? await setUp(pipeline.graph, pipeline.sourceFile, flags) : { defaults: { autoApprove: false }, ...(flags.simulate ? { backend: simulationBackend } : {}) };
   if (typeof setup === 'string') {
-    io.stderr(`orchestra: ${setup}\n`);
+    io.stderr(`orchestra: ${escapeControl(setup)}\n`);
     return ExitCode.usage;
   }
   return execute(io, flags, logsRoot, answersRecorded(logsRoot), setup, resumeFlags(given), async (signal, onEvent, interviewer, backend) => {

@@ -4,6 +4,7 @@ import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { answerCommands } from '../render/parked-message.js';
 import { shellCommand } from '../shell-quote.js';
+import { terminalJson } from '../render/terminal-json.js';
 import { reportingUsageErrors } from '../usage-errors.js';
 import { readRunReport, type RunReport, type RunState } from '@orchestra/core';
 
@@ -27,7 +28,7 @@ export async function statusCommand(logsDir: string, options: { json?: boolean }
   const root = resolve(logsDir);
   return reportingUsageErrors(io, async () => {
     const report = await readRunReport(root);
-    if (options.json) io.stdout(`${JSON.stringify(statusJson(report, logsDir))}\n`);
+    if (options.json) io.stdout(`${terminalJson(statusJson(report, logsDir))}\n`);
     else printStatus(report, logsDir, io);
     return STATUS_EXIT_CODES[report.state];
   });
@@ -72,6 +73,11 @@ export function statusJson(report: RunReport, logsDir: string): Record<string, J
   };
 }
 
+/** A name or path from the run's files (the pipeline's name, node ids, paths) as one visible line. */
+function shown(text: string): string {
+  return escapeControl(text, { keepNewlines: false });
+}
+
 function printStatus(report: RunReport, logsDir: string, io: CliIO): void {
   const { manifest, restored, owner } = report;
   const { state } = restored;
@@ -80,16 +86,16 @@ function printStatus(report: RunReport, logsDir: string, io: CliIO): void {
     completed: 'completed',
     failed: 'failed',
     parked: 'parked, waiting for an answer',
-    running: `running (process ${owner?.pid} on ${owner?.host})`,
+    running: `running (process ${owner?.pid} on ${shown(String(owner?.host))})`,
     stopped: state.status === 'interrupted' ? 'interrupted' : 'stopped without finishing (the process that ran it is gone)',
-    restarted: `restarted: continues in ${state.restartedTo}`,
+    restarted: `restarted: continues in ${shown(String(state.restartedTo))}`,
   };
-  out(`${manifest.pipeline || 'pipeline'}: ${headline[report.state]}`);
-  out(`  run directory: ${logsDir}\n  started: ${manifest.started_at}`);
-  if (manifest.workdir) out(`  working directory: ${manifest.workdir}`);
+  out(`${shown(manifest.pipeline || 'pipeline')}: ${headline[report.state]}`);
+  out(`  run directory: ${shown(logsDir)}\n  started: ${shown(manifest.started_at)}`);
+  if (manifest.workdir) out(`  working directory: ${shown(manifest.workdir)}`);
   const completed = state.completedNodes;
-  out(`  nodes completed: ${completed.length}${completed.length ? ` (last: ${completed.at(-1)})` : ''}`);
-  if (state.nextNode && report.state !== 'completed') out(`  next node: ${state.nextNode}`);
+  out(`  nodes completed: ${completed.length}${completed.length ? ` (last: ${shown(completed.at(-1) as string)})` : ''}`);
+  if (state.nextNode && report.state !== 'completed') out(`  next node: ${shown(state.nextNode)}`);
   if (state.failureReason) out(`  reason: ${escapeControl(state.failureReason)}`);
   if (state.usage) out(`  tokens: ${state.usage.totalTokens.toLocaleString('en-US')} (${state.usage.inputTokens.toLocaleString('en-US')} in, ${state.usage.outputTokens.toLocaleString('en-US')} out)`);
   for (const line of conversationLines(report, logsDir)) out(`  ${line}`);
@@ -104,12 +110,12 @@ function printPending(report: RunReport, logsDir: string, io: CliIO): void {
   for (const pending of report.pending) {
     const { question } = pending;
     if (isConversationQuestion(question)) {
-      out(`  waiting for a reply to ${pending.id}, turn ${String(question.metadata.turn)} of its conversation; the agent said:`);
+      out(`  waiting for a reply to ${shown(pending.id)}, turn ${shown(String(question.metadata.turn))} of its conversation; the agent said:`);
       out(`${indent(escapeControl(question.text), '    ')}\n  reply with text for the agent, or ${CONVERSATION_COMMANDS.join(', ')}`);
     } else {
-      out(`  waiting for an answer to ${pending.id}: ${escapeControl(question.text)}`);
+      out(`  waiting for an answer to ${shown(pending.id)}: ${escapeControl(question.text)}`);
     }
-    for (const o of question.options) out(`    [${escapeControl(o.key)}] ${escapeControl(o.label)}`);
+    for (const o of question.options) out(`    [${shown(o.key)}] ${shown(o.label)}`);
     const given = report.answers[pending.id];
     if (given) out(`  answered: ${escapeControl(answerText(given))}; to change it:`);
     else out('  answer with:');
@@ -131,7 +137,7 @@ function conversationLines(report: RunReport, logsDir: string): string[] {
   for (const [nodeId, progress] of Object.entries(report.restored.state.nodeProgress)) {
     const parsed = ConversationProgressSchema.safeParse(progress);
     if (!parsed.success) continue;
-    lines.push(`conversation in ${nodeId}: ${parsed.data.turns.length} human turn(s) so far; transcript: ${join(logsDir, nodeId, CONVERSATION_FILE)}`);
+    lines.push(`conversation in ${shown(nodeId)}: ${parsed.data.turns.length} human turn(s) so far; transcript: ${shown(join(logsDir, nodeId, CONVERSATION_FILE))}`);
   }
   return lines;
 }

@@ -3,6 +3,7 @@ import { ExitCode } from '../exit-codes.js';
 import { loadForCommand } from '../load-pipeline-file.js';
 import { diagnosticToJson, formatDiagnostic, formatSummary } from '../format-diagnostics.js';
 import type { CliIO } from '../io.js';
+import { terminalJson } from '../render/terminal-json.js';
 
 /** Options of `orchestra validate`. */
 export interface ValidateCommandOptions {
@@ -38,6 +39,6 @@ export async function validateCommand(files: string | readonly string[], options
     if (!result.ok && code === ExitCode.ok) code = ExitCode.failed;
   }
   // A file that cannot be read leaves stdout alone; with none read there is no array to print.
-  if (options.json && read > 0) io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+  if (options.json && read > 0) io.stdout(`${terminalJson(json, 2)}\n`);
   return code;
 }

@@ -16,17 +16,22 @@ export interface ParkedMessageInput {
   inputEnded: boolean;
 }
 
+/** A node id or a name from the pipeline as one visible line. */
+function shown(text: string): string {
+  return escapeControl(text, { keepNewlines: false });
+}
+
 /** What a question waits for, for the message's first line. */
 function describe(entry: Pending): string {
   const { question } = entry;
-  if (isConversationQuestion(question)) return `a reply to ${entry.id} (turn ${String(question.metadata.turn)} of its conversation; orchestra status shows the agent's message)`;
-  return `${escapeControl(question.text, { keepNewlines: false })} (${entry.id})`;
+  if (isConversationQuestion(question)) return `a reply to ${shown(entry.id)} (turn ${shown(String(question.metadata.turn))} of its conversation; orchestra status shows the agent's message)`;
+  return `${shown(question.text)} (${shown(entry.id)})`;
 }
 
 /** The answers a question takes, in words. */
 function accepted(question: Question): string {
   if (isConversationQuestion(question)) return `a reply to the agent, or ${CONVERSATION_COMMANDS.join(', ')}`;
-  if (question.type === 'MULTIPLE_CHOICE') return `one of ${question.options.map((o) => `[${escapeControl(o.key)}] ${escapeControl(o.label)}`).join(', ')}`;
+  if (question.type === 'MULTIPLE_CHOICE') return `one of ${question.options.map((o) => `[${shown(o.key)}] ${shown(o.label)}`).join(', ')}`;
   if (question.type === 'FREEFORM') return 'your text';
   return 'yes or no';
 }
@@ -56,7 +61,7 @@ export function parkedMessage(input: ParkedMessageInput): string {
   const { logsRoot, pending, inputEnded } = input;
   const first = pending[0];
   const several = pending.length > 1;
-  const what = several ? `${pending.length} questions (${pending.map((p) => p.id).join(', ')}; orchestra status shows them)` : first ? describe(first) : '';
+  const what = several ? `${pending.length} questions (${pending.map((p) => shown(p.id)).join(', ')}; orchestra status shows them)` : first ? describe(first) : '';
   const head = inputEnded
     ? `orchestra: standard input ended before a human answered${what ? ` ${what}` : ''}; the run is parked, not failed.`
     : `orchestra: waiting for a human${what ? `: ${what}` : ''}.`;

@@ -2,6 +2,7 @@ import { escapeControl, type PhaseCost, type RunEvent, type RunResult, type Toke
 import type { CliIO } from '../io.js';
 import { painter } from './colour.js';
 import { formatDuration } from './format-duration.js';
+import { terminalJson } from './terminal-json.js';
 
 /** How the run is shown: a line per stage, only the summary, or JSON events. */
 export type RenderMode = 'normal' | 'quiet' | 'json';
@@ -17,6 +18,11 @@ export interface RunRendererOptions {
   colour?: boolean;
 }
 
+/** Text from the pipeline, a model or a tool (node ids, names, paths) as one visible line: shown, never obeyed. */
+function shown(text: string): string {
+  return escapeControl(text, { keepNewlines: false });
+}
+
 /** `1,234` */
 function count(n: number): string {
   return n.toLocaleString('en-US');
@@ -25,7 +31,7 @@ function count(n: number): string {
 /** A phased stage's calls per phase: `discuss 1 call, 40 tokens · summarize 1 call, 40 tokens · serialize 2 calls, 80 tokens`. */
 function phaseLine(phases: Readonly<Record<string, PhaseCost>>): string {
   return Object.entries(phases)
-    .map(([name, p]) => `${name} ${p.calls} call${p.calls === 1 ? '' : 's'}${p.usage ? `, ${count(p.usage.totalTokens)} tokens` : ''}`)
+    .map(([name, p]) => `${shown(name)} ${p.calls} call${p.calls === 1 ? '' : 's'}${p.usage ? `, ${count(p.usage.totalTokens)} tokens` : ''}`)
     .join(' · ');
 }
 
@@ -43,7 +49,7 @@ const SPIN = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '�
  * `json` prints every event as one JSON line on stdout.
  */
 export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
-  let live: { timer: NodeJS.Timeout; nodeId: string; since: number; frame: number; pieces: number } | undefined;
+  let live: { timer: NodeJS.Timeout; nodeId: string; shownId: string; since: number; frame: number; pieces: number } | undefined;
   /** Tokens of each stage this process ran, for the summary. */
   const stageTokens = new Map<string, number>();
   const decisions: string[] = [];
@@ -68,12 +74,12 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
     // Streamed pieces stand for tokens: providers send about one token a piece.
     const streaming = live.pieces > 0 ? `  ~${count(live.pieces)} tokens` : '';
     // Laid out as the finished line will be, so it does not jump when the stage ends.
-    io.stderr(`\r\x1b[2K  ${paint('cyan', SPIN[live.frame] as string)} ${live.nodeId.padEnd(width)} ${duration(performance.now() - live.since)}${streaming}`);
+    io.stderr(`\r\x1b[2K  ${paint('cyan', SPIN[live.frame] as string)} ${live.shownId.padEnd(width)} ${duration(performance.now() - live.since)}${streaming}`);
   };
 
   const startLive = (nodeId: string, since: number) => {
     clearLive();
-    live = { timer: setInterval(drawLive, 100), nodeId, since, frame: 0, pieces: 0 };
+    live = { timer: setInterval(drawLive, 100), nodeId, shownId: shown(nodeId), since, frame: 0, pieces: 0 };
     live.timer.unref();
     drawLive();
   };
@@ -102,13 +108,13 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
     }
     if (event.type === 'interview.started') clearLive(); // the question needs the terminal
     if (options.mode === 'json') {
-      io.stdout(`${JSON.stringify(event)}\n`);
+      io.stdout(`${terminalJson(event)}\n`);
       return;
     }
     if (options.mode === 'quiet') return;
     switch (event.type) {
       case 'pipeline.started':
-        io.stdout(`${event.resumed ? 'Resuming' : 'Running'} ${paint('bold', escapeControl(event.pipeline || 'pipeline', { keepNewlines: false }))} (${escapeControl(event.logsRoot, { keepNewlines: false })})\n`);
+        io.stdout(`${event.resumed ? 'Resuming' : 'Running'} ${paint('bold', shown(event.pipeline || 'pipeline'))} (${shown(event.logsRoot)})\n`);
         break;
       case 'stage.started':
         running.set(event.nodeId, performance.now());
@@ -125,17 +131,17 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
         clearLive();
         const mark = event.status === 'success' ? paint('green', '✓') : event.status === 'skipped' ? paint('dim', '-') : paint('yellow', '~');
         const note = event.status === 'success' ? '' : `  ${paint('yellow', event.status)}`;
-        io.stdout(`${indent()}  ${mark} ${event.nodeId.padEnd(width)} ${duration(event.durationMs)}${note}${tokens(event.usage)}\n`);
+        io.stdout(`${indent()}  ${mark} ${shown(event.nodeId).padEnd(width)} ${duration(event.durationMs)}${note}${tokens(event.usage)}\n`);
         if (event.phases) io.stdout(`${indent()}    ${paint('dim', phaseLine(event.phases))}\n`);
         break;
       }
       case 'stage.failed':
         running.delete(event.nodeId);
         clearLive();
-        io.stdout(`${indent()}  ${paint('red', '✗')} ${event.nodeId.padEnd(width)} ${duration(event.durationMs)}  ${paint(event.willRetry ? 'yellow' : 'red', event.willRetry ? 'failed, will retry' : 'failed')}: ${firstLine(event.failureReason)}${tokens(event.usage)}\n`);
+        io.stdout(`${indent()}  ${paint('red', '✗')} ${shown(event.nodeId).padEnd(width)} ${duration(event.durationMs)}  ${paint(event.willRetry ? 'yellow' : 'red', event.willRetry ? 'failed, will retry' : 'failed')}: ${firstLine(event.failureReason)}${tokens(event.usage)}\n`);
         break;
       case 'parallel.started':
-        io.stdout(`${indent()}  ${paint('cyan', '⑂')} ${event.nodeId}: ${event.branchCount} branch${event.branchCount === 1 ? '' : 'es'} (${event.joinPolicy}, ${event.maxParallel} at a time)\n`);
+        io.stdout(`${indent()}  ${paint('cyan', '⑂')} ${shown(event.nodeId)}: ${event.branchCount} branch${event.branchCount === 1 ? '' : 'es'} (${shown(event.joinPolicy)}, ${event.maxParallel} at a time)\n`);
         fanOuts.set(event.nodeId, event.branchCount);
         openBranches.set(event.nodeId, new Set());
         break;
@@ -154,18 +160,18 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
         const cancelled = total - event.successCount - event.failureCount;
         const parts = [`${event.successCount} of ${total} branch${total === 1 ? '' : 'es'} succeeded`];
         if (event.failureCount > 0) parts.push(paint('red', `${event.failureCount} failed`));
-        if (cancelled > 0) parts.push(paint('yellow', `${cancelled} cancelled${stopped.length > 0 ? ` (${stopped.join(', ')}${stopped.length < cancelled ? ', and those not started' : ''})` : ''}`));
+        if (cancelled > 0) parts.push(paint('yellow', `${cancelled} cancelled${stopped.length > 0 ? ` (${stopped.map(shown).join(', ')}${stopped.length < cancelled ? ', and those not started' : ''})` : ''}`));
         io.stdout(`${indent()}    ${parts.join(', ')}\n`);
         break;
       }
       case 'stage.retrying':
-        io.stdout(`${indent()}    retrying ${event.nodeId} (attempt ${event.attempt}) in ${formatDuration(event.delayMs)}\n`);
+        io.stdout(`${indent()}    retrying ${shown(event.nodeId)} (attempt ${event.attempt}) in ${formatDuration(event.delayMs)}\n`);
         break;
       case 'goal_gate.unsatisfied':
-        io.stdout(`  ! goal gate ${event.nodeId} is not satisfied${event.retryTarget ? `; going back to ${event.retryTarget}` : ''}\n`);
+        io.stdout(`  ! goal gate ${shown(event.nodeId)} is not satisfied${event.retryTarget ? `; going back to ${shown(event.retryTarget)}` : ''}\n`);
         break;
       case 'pipeline.restarted':
-        io.stdout(`  ↻ loop restart at ${event.to} in ${event.logsRoot}\n`);
+        io.stdout(`  ↻ loop restart at ${shown(event.to)} in ${shown(event.logsRoot)}\n`);
         break;
       case 'run.orphans_unverified':
         for (const p of event.processes) {
@@ -200,12 +206,12 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
       if (stageTokens.size > 0) {
         const here = [...stageTokens.values()].reduce((a, b) => a + b, 0);
         const before = u.totalTokens - here;
-        const list = [...stageTokens].map(([id, n]) => `${id} ${count(n)}`).join(', ');
+        const list = [...stageTokens].map(([id, n]) => `${shown(id)} ${count(n)}`).join(', ');
         io.stdout(`  by stage: ${list}${before > 0 ? `; ${count(before)} before this process resumed the run` : ''}\n`);
       }
     }
     for (const d of decisions) io.stdout(`  human: ${d}\n`);
-    io.stdout(`  run directory: ${result.logsRoot}\n`);
+    io.stdout(`  run directory: ${shown(result.logsRoot)}\n`);
   };
 
   return { onEvent, summary, stop: clearLive };

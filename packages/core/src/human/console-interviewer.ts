@@ -23,7 +23,7 @@ interface Streaming {
 
 /** Who speaks in a conversation: `[node] agent, turn N:`. */
 function speaker(stage: string, turn: number): string {
-  return `\n[${stage}] agent, turn ${turn}:\n`;
+  return `\n[${escapeControl(stage, { keepNewlines: false })}] agent, turn ${turn}:\n`;
 }
 
 /** The commands hint of a conversation. */
@@ -176,7 +176,7 @@ export class ConsoleInterviewer implements Interviewer {
     }
     if (question.type === 'MULTIPLE_CHOICE') for (const o of question.options) this.write(`  [${escapeControl(o.key)}] ${escapeControl(o.label)}\n`);
     if (question.timeoutMs !== undefined) {
-      const fallback = question.default ? `, then ${question.default.selectedOption?.label ?? question.default.value}` : '';
+      const fallback = question.default ? `, then ${escapeControl(question.default.selectedOption?.label ?? question.default.value)}` : '';
       this.write(`  (waiting up to ${seconds(question.timeoutMs)}${fallback})\n`);
     }
     const prompt = question.type === 'MULTIPLE_CHOICE' ? 'Select: ' : question.type === 'FREEFORM' ? '> ' : '[Y/N]: ';
@@ -188,7 +188,7 @@ export class ConsoleInterviewer implements Interviewer {
       const read = await this.reader.next(remaining, options.signal);
       if (read.kind === 'timeout') {
         const answer = timeoutAnswer(question);
-        this.write(`\n  no answer in time: ${answer.selectedOption?.label ?? answer.value}\n`);
+        this.write(`\n  no answer in time: ${escapeControl(answer.selectedOption?.label ?? answer.value)}\n`);
         return answer;
       }
       if (read.kind === 'eof') {
@@ -212,7 +212,7 @@ export class ConsoleInterviewer implements Interviewer {
       if (question.type === 'MULTIPLE_CHOICE') {
         const option = matchOption(line, question.options);
         if (option) return { value: option.key, selectedOption: option };
-        this.write(`  ${JSON.stringify(line)} is not a choice: answer with ${question.options.map((o) => o.key).join(', ')}\n`);
+        this.write(`  ${escapeControl(`${JSON.stringify(line)} is not a choice: answer with ${question.options.map((o) => o.key).join(', ')}`)}\n`);
         continue;
       }
       const yn = line.toLowerCase();
@@ -234,7 +234,7 @@ export class ConsoleInterviewer implements Interviewer {
 
   inform(message: string, stage: string): void {
     this.endStream();
-    this.write(`[i] ${stage ? `${stage}: ` : ''}${escapeControl(message)}\n`);
+    this.write(`[i] ${stage ? `${escapeControl(stage, { keepNewlines: false })}: ` : ''}${escapeControl(message)}\n`);
   }
 
   /** Stops reading the input, so the process can exit. */

@@ -1,4 +1,5 @@
 import { OrchestraError } from '../errors.js';
+import { escapeControl } from '../text/escape-control.js';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { BUILT_IN_HANDLER_TYPES } from '../graph/handler-types.js';
 import type { Graph } from '../graph/model.js';
@@ -20,9 +21,10 @@ export class ValidationError extends OrchestraError {
 
   constructor(diagnostics: readonly Diagnostic[]) {
     const errors = diagnostics.filter((d) => d.severity === 'error');
+    // Messages name what the pipeline holds: escaped, as formatDiagnostic does, for whoever prints this.
     const lines = errors.map((d) => {
       const at = d.location ? `${d.location.file ?? '<input>'}:${d.location.line}:${d.location.column}: ` : '';
-      return `  ${at}[${d.rule}] ${d.message}`;
+      return `  ${escapeControl(`${at}[${d.rule}] ${d.message}`, { keepNewlines: false })}`;
     });
     super('ORCH_VALIDATION', `pipeline is invalid (${errors.length} error${errors.length === 1 ? '' : 's'}):\n${lines.join('\n')}`);
     this.name = 'ValidationError';

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ConsoleInterviewer, conversationQuestion, type Question } from '../../src/index.js';
+import { ConsoleInterviewer, QuestionSchema, conversationQuestion, type Question } from '../../src/index.js';
 
 /** A console over piped streams; `lines` are typed in when asked. */
 function consoleWith(lines: string[], defaultTimeoutMs?: number) {
@@ -72,6 +72,20 @@ describe('ConsoleInterviewer: model text cannot drive the terminal', () => {
     expect(printed()).not.toMatch(/[\u001b\r\u202e]/);
     expect(printed()).toContain('red \\e[31mtext\\rover\\u202e');
     expect(printed()).toContain('clear \\e[2J screen');
+    interviewer.close();
+  });
+
+  it("shows a pipeline's stage names and option labels escaped: speaker, wrong choice, timeout default, notice", async () => {
+    const hostile = '\u001b]0;owned\u0007\r\u009b\u202e';
+    const { interviewer, printed } = consoleWith([`no${hostile}`]);
+    interviewer.streamReply(`talk${hostile}`, 1, 'hi');
+    interviewer.inform('note', `stage${hostile}`);
+    const option = { key: `A${hostile}`, label: `Approve${hostile}` };
+    const question = QuestionSchema.parse({ text: 'Ship?', type: 'MULTIPLE_CHOICE', stage: 'gate', options: [option], timeoutMs: 100, default: { value: option.key, selectedOption: option } });
+    expect(await interviewer.ask(question)).toMatchObject({ value: option.key });
+    expect(printed()).not.toMatch(/[\u001b\u0007\r\u009b\u202e]/);
+    expect(printed()).toContain('[talk\\e]0;owned\\x07\\r\\x9b\\u202e] agent, turn 1:');
+    expect(printed()).toContain('no answer in time: Approve\\e]0;owned');
     interviewer.close();
   });
 });
