@@ -186,6 +186,7 @@ describe('a run of a hostile pipeline: the console, status, answer', () => {
       'pipeline.interrupted': { type: 'pipeline.interrupted', reason: H, durationMs: 1, lastNode: id, at },
       'pipeline.parked': { type: 'pipeline.parked', nodeId: id, questionText: H, durationMs: 1, reason: H, at },
       'run.orphans_stopped': { type: 'run.orphans_stopped', processes: [{ pgid: 1, node: id, command: H }], at },
+      'run.orphans_unverified': { type: 'run.orphans_unverified', processes: [{ pgid: 1, node: id, command: H, reason: H }], at },
       'pipeline.restarted': { type: 'pipeline.restarted', from: id, to: id, logsRoot: `/r${H}`, at },
       'stage.started': { type: 'stage.started', nodeId: id, label: H, handlerType: H, index: 1, attempt: 1, at },
       'stage.completed': { type: 'stage.completed', nodeId: id, index: 1, status: 'partial_success', durationMs: 1, notes: H, usage, phases: { [H]: { calls: 1, usage } }, at },

@@ -175,8 +175,10 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
         break;
       case 'run.orphans_unverified':
         for (const p of event.processes) {
-          const command = escapeControl(p.command.length > 80 ? `${p.command.slice(0, 79)}…` : p.command, { keepNewlines: false });
-          io.stdout(`  ${paint('yellow', '!')} left running: process group ${p.pgid} (${p.node}: ${command}) was recorded by the run, but ${p.reason}; not signalled (stop it with kill -- -${p.pgid} if it is yours)\n`);
+          // Everything but the number comes from processes.json, a file: shown escaped.
+          const command = p.command.length > 80 ? `${p.command.slice(0, 79)}…` : p.command;
+          const text = escapeControl(`left running: process group ${p.pgid} (${p.node}: ${command}) was recorded by the run, but ${p.reason}; not signalled (stop it with kill -- -${p.pgid} if it is yours)`, { keepNewlines: false });
+          io.stdout(`  ${paint('yellow', '!')} ${text}\n`);
         }
         break;
       default:

@@ -31,9 +31,12 @@ function stamp(date: Date): string {
   return `${iso.slice(0, 10).replace(/-/g, '')}-${iso.slice(11, 19).replace(/:/g, '')}-${iso.slice(20, 23)}`;
 }
 
-/** The default run directory: `.orchestra/runs/<timestamp>-<pipeline>` under `base`. */
+/** Longest pipeline name a default run directory keeps (a name must fit in 255 bytes with the time stamp and `-restart-<n>`). */
+export const RUN_NAME_LIMIT = 100;
+
+/** The default run directory: `.orchestra/runs/<timestamp>-<pipeline>` under `base`, the name cut at {@link RUN_NAME_LIMIT} characters. */
 export function defaultLogsRoot(pipeline: string, base = process.cwd(), now = new Date()): string {
-  const name = pipeline.replace(/[^A-Za-z0-9_.-]/g, '_') || 'pipeline';
+  const name = pipeline.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, RUN_NAME_LIMIT) || 'pipeline';
   return join(base, '.orchestra', 'runs', `${stamp(now)}-${name}`);
 }
 

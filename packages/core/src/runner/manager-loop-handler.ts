@@ -8,7 +8,8 @@ import type { Handler, HandlerInput } from '../engine/handler.js';
 import type { HandlerRegistry } from '../engine/handler-registry.js';
 import type { JsonValue, Outcome } from '../engine/outcome.js';
 import type { RunResult } from '../engine/run-result.js';
-import type { Graph, GraphNode } from '../graph/model.js';
+import { childDotfile } from '../graph/child-dotfile.js';
+import type { GraphNode } from '../graph/model.js';
 import { booleanAttr, durationAttr, integerAttr } from '../graph/values.js';
 import { hasErrors } from '../diagnostics/diagnostic.js';
 import { loadPipeline } from '../pipeline/pipeline-loader.js';
@@ -23,10 +24,6 @@ export const MANAGER_LOOP_TYPE = 'stack.manager_loop';
 const DEFAULT_POLL_MS = 45_000;
 const DEFAULT_MAX_CYCLES = 1000;
 
-/** The child pipeline a manager supervises: the node's `stack.child_dotfile`, else the graph's. */
-export function childDotfile(node: GraphNode, graph: Graph): string | undefined {
-  return node.attributes['stack.child_dotfile'] || graph.attributes['stack.child_dotfile'] || undefined;
-}
 
 /** What the manager knows of its child, as the `stack.child.*` context keys hold it. */
 interface Telemetry {

@@ -182,6 +182,8 @@ describe('run directory (spec §5.6, docs/run-directory.md)', () => {
   it('defaults the run directory to <workdir>/.orchestra/runs/<timestamp>-<pipeline>', async () => {
     const now = new Date('2026-01-02T03:04:05.678Z');
     expect(defaultLogsRoot('My Pipeline!', '/base', now)).toBe(join('/base', '.orchestra', 'runs', '20260102-030405-678-My_Pipeline_'));
+    // A graph name too long for a directory name is cut (it made run die with ENAMETOOLONG).
+    expect(defaultLogsRoot('G'.repeat(300), '/base', now)).toBe(join('/base', '.orchestra', 'runs', `20260102-030405-678-${'G'.repeat(100)}`));
     const workdir = tempDir();
     const result = await runPipeline(graphFrom(source), { registry: registryWith({ s: scripted().handler }), workdir });
     expect(result.logsRoot.startsWith(join(workdir, '.orchestra', 'runs'))).toBe(true);

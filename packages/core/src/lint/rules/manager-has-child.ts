@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { childDotfile } from '../../graph/child-dotfile.js';
 import { SHAPE_HANDLER_TYPES, resolveHandlerType } from '../../graph/handler-types.js';
 import type { LintRule } from '../lint-rule.js';
 import { roleNodeIds } from '../role-nodes.js';
@@ -20,8 +21,8 @@ export const managerHasChildRule: LintRule = {
     let roles: Set<string> | undefined;
     for (const node of graph.nodes.values()) {
       if (resolveHandlerType(node) !== MANAGER_LOOP) continue;
-      // As the handler reads it: the node's attribute, else the graph's; an empty one names nothing.
-      if (node.attributes['stack.child_dotfile'] || graph.attributes['stack.child_dotfile']) continue;
+      // As the handler reads it.
+      if (childDotfile(node, graph)) continue;
       roles ??= roleNodeIds(graph);
       if (roles.has(node.id)) continue;
       const location = node.origins['stack.child_dotfile']?.location ?? node.location;
