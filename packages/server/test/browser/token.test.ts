@@ -49,7 +49,10 @@ describe.skipIf(SKIP_BROWSER)('the web page of a server with a token, in Chromiu
     await untilText(page.getByTestId('run-state'), 'completed');
     expect(await prompt.count()).toBe(0);
 
-    // A token the server refuses (it changed): the page asks again.
+    // A token the server refuses (it changed): the page asks again. The stale token is put in place from a
+    // document of the server's that runs no script (its style sheet): the run page's own requests would meet the
+    // stale token first, and a refusal there forgets it before the page below is loaded.
+    await page.goto(`${server.url}/assets/app.css`);
     await page.evaluate("sessionStorage.setItem('orchestra_token', 'an-old-token-0123456789'); document.cookie = 'orchestra_token=an-old-token-0123456789; Path=/; SameSite=Strict'");
     await page.goto(`${server.url}/runs/${encodeURIComponent(id)}`);
     await prompt.waitFor();
