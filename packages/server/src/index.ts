@@ -9,6 +9,7 @@ export { STATE_COLOURS, pictureGraph, renderPipelineSvg } from './render/pipelin
 export { LAYOUT_ATTRIBUTES, pictureLayout, type PictureLayout } from './render/layout-attributes.js';
 export { startServer, isLoopback, type RunningServer, type ServerOptions } from './serve.js';
 export { createApp, type AppOptions } from './http/app.js';
+export { AllowedHosts, LOOPBACK_HOSTS, parseHostPort, type HostEntry } from './http/allowed-hosts.js';
 export { ServerRuns, type BackendFactory, type BackendRequest, type RunQuestion, type ServerRunsOptions, type StartRunRequest } from './runs/server-runs.js';
 export { ApiError, type ErrorStatus } from './runs/api-error.js';
 export type { QuestionJson, RunSummary } from './runs/run-summary.js';

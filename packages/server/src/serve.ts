@@ -1,5 +1,7 @@
 import { serve, type ServerType } from '@hono/node-server';
+import type { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
+import { AllowedHosts, serverHosts } from './http/allowed-hosts.js';
 import { createApp, type AppOptions } from './http/app.js';
 import { ServerRuns, type ServerRunsOptions } from './runs/server-runs.js';
 
@@ -28,15 +30,24 @@ export function isLoopback(host: string): boolean {
 
 /**
  * Starts the HTTP server: the API of spec §9.5 over runs in
- * `options.runsDir`, and the web page. Resolves once it listens.
+ * `options.runsDir`, and the web page. Resolves once it listens. It answers
+ * requests whose `Host` is its address and port, `localhost` with its port
+ * (every interface's address when it listens on `0.0.0.0` or `::`), or one
+ * of `options.allowedHosts` (docs/security.md); a value there that is not
+ * `host` or `host:port` throws a `RangeError`.
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  new AllowedHosts(options.allowedHosts ?? []); // refuses a malformed host before anything starts
   const runs = new ServerRuns(options);
-  const app = createApp(runs, options);
   const host = options.host ?? '127.0.0.1';
   let server!: ServerType;
+  // The app needs the port (0 picks one): it is made once the server listens, before any request is read.
+  let app: Hono | undefined;
   const info = await new Promise<AddressInfo>((resolve, reject) => {
-    server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 7070 }, resolve);
+    server = serve({ fetch: (request, env) => (app as Hono).fetch(request, env), hostname: host, port: options.port ?? 7070 }, (listening) => {
+      app = createApp(runs, { ...options, allowedHosts: serverHosts(host, listening.address, listening.port, options.allowedHosts) });
+      resolve(listening);
+    });
     server.once('error', reject);
   });
   const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;

@@ -5,9 +5,11 @@ import { diagnosticToJson, FileRunStore, OrchestraError, loadPipeline, sortDiagn
 import { ApiError } from '../runs/api-error.js';
 import type { ServerRuns } from '../runs/server-runs.js';
 import { questionJson } from '../runs/run-summary.js';
+import { AllowedHosts, LOOPBACK_HOSTS } from './allowed-hosts.js';
 import { requireToken } from './auth.js';
 import { errorResponse, jsonBody, parseInput } from './errors.js';
 import { eventStream, HEARTBEAT_MS } from './event-stream.js';
+import { guardChanges, guardHost } from './request-guard.js';
 import { runPicture } from './run-picture.js';
 import { AnswerBodySchema, DEFAULT_MAX_BODY_BYTES, LastEventIdSchema, PathIdSchema, StartRunBodySchema, ValidateBodySchema } from './schemas.js';
 import { webRoutes } from './web-routes.js';
@@ -18,6 +20,13 @@ export interface AppOptions {
   token?: string;
   /** The one origin allowed to call the API from a browser (CORS); none: no CORS headers. */
   corsOrigin?: string;
+  /**
+   * The `Host` values the server answers to (`host` or `host:port`; a name
+   * without a port matches any port); its own pages' origins are the same.
+   * Default: `localhost`, `127.0.0.1` and `[::1]` on any port. (For
+   * `startServer`: hosts besides its own address and `localhost`.)
+   */
+  allowedHosts?: readonly string[];
   /** Largest request body in bytes (default 1 MiB). */
   maxBodyBytes?: number;
   /** Time between heartbeats on an idle event stream (default 15 s). */
@@ -40,7 +49,11 @@ export function createApp(runs: ServerRuns, options: AppOptions = {}): Hono {
     return errorResponse(c, 500, 'ORCH_INTERNAL', `internal error: ${error instanceof Error ? error.message : String(error)}`);
   });
   app.notFound((c) => errorResponse(c, 404, 'ORCH_NOT_FOUND', `no such endpoint: ${c.req.method} ${c.req.path}`));
+  // Requests meant for another server, or another site's page changing things, are refused first (docs/security.md).
+  const hosts = new AllowedHosts(options.allowedHosts ?? LOOPBACK_HOSTS);
+  app.use('*', guardHost(hosts));
   if (options.corsOrigin) app.use('*', cors({ origin: options.corsOrigin, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'], allowMethods: ['GET', 'POST'] }));
+  app.use('*', guardChanges({ hosts, ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}) }));
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   app.use('*', bodyLimit({ maxSize, onError: (c) => errorResponse(c, 413, 'ORCH_BODY_TOO_LARGE', `the body is larger than ${maxSize} bytes`) }));
   if (options.token) {

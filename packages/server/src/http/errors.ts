@@ -18,10 +18,14 @@ export function parseInput<T>(schema: z.ZodType<T>, value: unknown, what: string
   });
 }
 
+/** Whether a `Content-Type` is JSON (`application/json`, with or without parameters such as `charset`). */
+export function isJsonContentType(type: string | undefined): boolean {
+  return type !== undefined && /^\s*application\/json\s*(;|$)/i.test(type);
+}
+
 /** The request's JSON body; a 400 when it is not JSON, 415 when it is not sent as JSON. */
 export async function jsonBody(c: Context): Promise<unknown> {
-  const type = c.req.header('content-type') ?? '';
-  if (!/^application\/json\b/i.test(type)) throw new ApiError(415, 'ORCH_BAD_REQUEST', 'send the body as JSON (Content-Type: application/json)');
+  if (!isJsonContentType(c.req.header('content-type'))) throw new ApiError(415, 'ORCH_BAD_REQUEST', 'send the body as JSON (Content-Type: application/json)');
   try {
     return await c.req.json();
   } catch {

@@ -1,5 +1,5 @@
 /** HTTP statuses the API answers errors with. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 421 | 422 | 500;
 
 /**
  * A refusal the HTTP API turns into a JSON error: `{ "error": { "code",
