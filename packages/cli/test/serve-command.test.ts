@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NETWORK_GUARD, reply, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
 import { BIN, ROOT, modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 
 /** `orchestra serve` as a user starts it: a real process on a free port, stopped with Ctrl-C. */
 
@@ -37,6 +38,18 @@ function serve(args: string[], env: NodeJS.ProcessEnv = modelFreeEnv(), cwd = RO
     });
   });
   return { child, url, exited, output: () => ({ stdout, stderr }) };
+}
+
+/** The status of a GET with this `Host` header (fetch always sends the URL's). */
+function statusWithHost(url: string, host: string): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 describe('orchestra serve', { timeout: 30_000 }, () => {
@@ -116,10 +129,13 @@ describe('orchestra serve', { timeout: 30_000 }, () => {
   });
 
   it('with --no-auth on another address it warns; with a token it asks for it', async () => {
-    const openServer = serve(['--host', '0.0.0.0', '--no-auth', '--runs-dir', join(tempDir(), 'runs')]);
+    const openServer = serve(['--host', '0.0.0.0', '--no-auth', '--allowed-host', 'orchestra.test', '--runs-dir', join(tempDir(), 'runs')]);
     const url = (await openServer.url).replace('0.0.0.0', '127.0.0.1');
     expect((await fetch(`${url}/pipelines`)).status).toBe(200);
     expect(openServer.output().stderr).toContain('warning: --no-auth');
+    // It answers to the names it was given and its addresses, not to another site's name (DNS rebinding).
+    expect(await statusWithHost(`${url}/pipelines`, 'orchestra.test')).toBe(200);
+    expect(await statusWithHost(`${url}/pipelines`, 'evil.example')).toBe(421);
     openServer.child.kill('SIGINT');
     expect(await openServer.exited).toBe(0);
 

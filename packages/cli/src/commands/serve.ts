@@ -18,6 +18,8 @@ export interface ServeFlags {
   auth?: boolean;
   allowTools?: boolean;
   cors?: string;
+  /** `--allowed-host`, repeatable. */
+  allowedHost?: string[];
   maxBody?: string;
   model?: string;
   baseUrl?: string;
@@ -33,22 +35,35 @@ function webDir(): string | undefined {
   return candidates.find((dir) => existsSync(`${dir}index.html`));
 }
 
+/** The largest `--max-body`: 1 GiB (a body is held in memory whole). */
+export const MAX_BODY_LIMIT = 1024 ** 3;
+
+/** What {@link checkFlags} needs of `@orchestra/server` (loaded only when serve runs). */
+interface ServerChecks {
+  isLoopback: (host: string) => boolean;
+  parseHostPort: (text: string) => unknown;
+  TOOL_BACKENDS: ReadonlySet<string>;
+}
+
 /** Checks the flags; an error message for a bad one. */
-function checkFlags(flags: ServeFlags, token: string | undefined, isLoopback: (host: string) => boolean, toolBackends: ReadonlySet<string>): { port: number; maxBody?: number } | string {
+function checkFlags(flags: ServeFlags, token: string | undefined, server: ServerChecks): { port: number; maxBody?: number } | string {
   const port = flags.port === undefined ? 7070 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) return `--port expects a port number (0-65535), got ${JSON.stringify(flags.port)}`;
   let maxBody: number | undefined;
   if (flags.maxBody !== undefined) {
-    maxBody = Number(flags.maxBody);
-    if (!Number.isInteger(maxBody) || maxBody < 1) return `--max-body expects a size in bytes, got ${JSON.stringify(flags.maxBody)}`;
+    maxBody = /^\d+$/.test(flags.maxBody.trim()) ? Number(flags.maxBody) : Number.NaN;
+    if (!(maxBody >= 1 && maxBody <= MAX_BODY_LIMIT)) return `--max-body expects a size in bytes from 1 to ${MAX_BODY_LIMIT} (1 GiB), got ${JSON.stringify(flags.maxBody)}`;
+  }
+  for (const host of flags.allowedHost ?? []) {
+    if (server.parseHostPort(host) === undefined) return `--allowed-host expects a host name or address, with or without a port (such as orchestra.example.com or 192.168.1.20:7070), got ${JSON.stringify(host)}`;
   }
   if (token !== undefined && token.length < 16) return `the token must be at least 16 characters (use e.g. \`openssl rand -hex 24\`)`;
   if (token !== undefined && flags.auth === false) return flags.token !== undefined ? 'use --token or --no-auth, not both' : `$${TOKEN_ENV} is set and --no-auth was given: unset one of them`;
-  if (flags.backend !== undefined && !flags.allowTools && toolBackends.has(flags.backend)) {
+  if (flags.backend !== undefined && !flags.allowTools && server.TOOL_BACKENDS.has(flags.backend)) {
     return `--backend ${flags.backend} lets models run commands on this machine: add --allow-tools to serve it`;
   }
   const host = flags.host ?? '127.0.0.1';
-  if (!isLoopback(host) && token === undefined && flags.auth !== false) {
+  if (!server.isLoopback(host) && token === undefined && flags.auth !== false) {
     return `binding to ${host} lets other machines reach the server: give it a token (--token or $${TOKEN_ENV}), or accept an open server with --no-auth`;
   }
   if (flags.cors !== undefined) {
@@ -71,8 +86,8 @@ function checkFlags(flags: ServeFlags, token: string | undefined, isLoopback: (h
  */
 export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number> {
   const token = flags.token ?? (process.env[TOKEN_ENV] || undefined);
-  const { startServer, isLoopback, TOOL_BACKENDS } = await import('@orchestra/server');
-  const checked = checkFlags(flags, token, isLoopback, TOOL_BACKENDS);
+  const server = await import('@orchestra/server');
+  const checked = checkFlags(flags, token, server);
   if (typeof checked === 'string') {
     io.stderr(`orchestra: ${checked}\n`);
     return ExitCode.usage;
@@ -91,9 +106,9 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
   // Models get no tools unless the server allows them: the chat backend, whatever orchestra.yaml prefers.
   const backendFor = runBackendFactory(models, flags.allowTools === true);
   const host = flags.host ?? '127.0.0.1';
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let running: Awaited<ReturnType<typeof server.startServer>>;
   try {
-    server = await startServer({
+    running = await server.startServer({
       host,
       port: checked.port,
       runsDir,
@@ -101,6 +116,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
       allowTools: flags.allowTools === true,
       ...(flags.cors !== undefined ? { corsOrigin: flags.cors.replace(/\/$/, '') } : {}),
       ...(checked.maxBody !== undefined ? { maxBodyBytes: checked.maxBody } : {}),
+      ...(flags.allowedHost?.length ? { allowedHosts: flags.allowedHost } : {}),
       backendFor,
       ...(webDir() ? { webDir: webDir() as string } : {}),
     });
@@ -116,16 +132,16 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
     }
     throw error;
   }
-  if (flags.auth === false) io.stderr(`orchestra: warning: --no-auth: anyone who can reach ${server.url} can start runs and answer questions\n`);
+  if (flags.auth === false) io.stderr(`orchestra: warning: --no-auth: anyone who can reach ${running.url} can start runs and answer questions\n`);
   if (flags.allowTools) io.stderr('orchestra: warning: --allow-tools: submitted pipelines may run shell commands on this machine\n');
-  io.stdout(`orchestra: serving ${server.url} (runs in ${runsDir}${token !== undefined ? '; a token is required' : ''}); Ctrl-C stops\n`);
+  io.stdout(`orchestra: serving ${running.url} (runs in ${runsDir}${token !== undefined ? '; a token is required' : ''}); Ctrl-C stops\n`);
   const stopped = new Promise<void>((resolveStop) => {
     const interrupt = abortOnSignals(
       () => process.exit(ExitCode.interrupted),
       () => io.stderr('orchestra: stopping: runs waiting for an answer park with their questions, the others stop at a safe point; all stay resumable...\n'),
     );
     interrupt.signal.addEventListener('abort', () => {
-      void server.close().finally(() => {
+      void running.close().finally(() => {
         interrupt.dispose();
         resolveStop();
       });
