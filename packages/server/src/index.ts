@@ -13,9 +13,9 @@ export { AllowedHosts, LOOPBACK_HOSTS, parseHostPort, type HostEntry } from './h
 export { ServerRuns, type BackendFactory, type BackendRequest, type RunQuestion, type ServerRunsOptions, type StartRunRequest } from './runs/server-runs.js';
 export { ApiError, type ErrorStatus } from './runs/api-error.js';
 export type { QuestionJson, RunSummary } from './runs/run-summary.js';
-export { RunEventLog, type EventListener, type LoggedEvent } from './runs/run-event-log.js';
+export { RunEventLog, type EventListener, type FollowStart, type LoggedEvent } from './runs/run-event-log.js';
 export { WebInterviewer, type AnswerRefusal, type PendingQuestion } from './runs/web-interviewer.js';
 export { TOOL_BACKENDS, commandUses, type CommandUse } from './runs/tool-refusal.js';
 export { TOKEN_COOKIE } from './http/auth.js';
-export { HEARTBEAT_MS } from './http/event-stream.js';
+export { DEFAULT_MAX_STREAM_QUEUE_BYTES, HEARTBEAT_MS } from './http/event-stream.js';
 export { DEFAULT_MAX_BODY_BYTES } from './http/schemas.js';

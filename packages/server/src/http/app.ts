@@ -8,7 +8,7 @@ import { questionJson } from '../runs/run-summary.js';
 import { AllowedHosts, LOOPBACK_HOSTS } from './allowed-hosts.js';
 import { requireToken } from './auth.js';
 import { errorResponse, jsonBody, parseInput } from './errors.js';
-import { eventStream, HEARTBEAT_MS } from './event-stream.js';
+import { DEFAULT_MAX_STREAM_QUEUE_BYTES, eventStream, HEARTBEAT_MS } from './event-stream.js';
 import { guardChanges, guardHost } from './request-guard.js';
 import { runPicture } from './run-picture.js';
 import { AnswerBodySchema, DEFAULT_MAX_BODY_BYTES, LastEventIdSchema, PathIdSchema, StartRunBodySchema, ValidateBodySchema } from './schemas.js';
@@ -31,6 +31,12 @@ export interface AppOptions {
   maxBodyBytes?: number;
   /** Time between heartbeats on an idle event stream (default 15 s). */
   heartbeatMs?: number;
+  /**
+   * Bytes of live events an event stream's client may have waiting, not yet
+   * taken by its connection, before it is dropped (it reconnects with
+   * `Last-Event-ID` and misses nothing); default 64 KiB.
+   */
+  maxStreamQueueBytes?: number;
   /** The built web page (index.html, app.js, app.css); none: `/` says how to build it. */
   webDir?: string;
 }
@@ -55,6 +61,7 @@ export function createApp(runs: ServerRuns, options: AppOptions = {}): Hono {
   if (options.corsOrigin) app.use('*', cors({ origin: options.corsOrigin, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'], allowMethods: ['GET', 'POST'] }));
   app.use('*', guardChanges({ hosts, ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}) }));
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const limits = { heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS, maxQueueBytes: options.maxStreamQueueBytes ?? DEFAULT_MAX_STREAM_QUEUE_BYTES };
   app.use('*', bodyLimit({ maxSize, onError: (c) => errorResponse(c, 413, 'ORCH_BODY_TOO_LARGE', `the body is larger than ${maxSize} bytes`) }));
   if (options.token) {
     app.use('/pipelines', requireToken(options.token));
@@ -88,7 +95,7 @@ export function createApp(runs: ServerRuns, options: AppOptions = {}): Hono {
     const id = idParam(c);
     const given = c.req.header('last-event-id') ?? c.req.query('after') ?? '0';
     const lastId = parseInput(LastEventIdSchema, given, 'Last-Event-ID');
-    return eventStream(c, await runs.events(id), lastId, options.heartbeatMs ?? HEARTBEAT_MS);
+    return eventStream(c, await runs.events(id), lastId, limits);
   });
   app.post('/pipelines/:id/cancel', async (c) => c.json(await runs.cancel(idParam(c))));
   app.post('/pipelines/:id/resume', async (c) => c.json(await runs.resume(idParam(c))));

@@ -17,6 +17,20 @@ export interface EventListener {
   end(): void;
 }
 
+/** Where a follower of a {@link RunEventLog} starts: see {@link RunEventLog.attach}. */
+export interface FollowStart {
+  /** The first recorded event to replay (the id after the client's last). */
+  replayFrom: number;
+  /** The last recorded event to replay: the log's size when the follower attached. */
+  replayTo: number;
+  /** What comes after the replay: the text being streamed, the last server message of each type. */
+  pending: LoggedEvent[];
+  /** True when the log had ended: nothing live follows, the follower ends after `pending`. */
+  ended: boolean;
+  /** Stops following (nothing is kept for the follower afterwards). */
+  detach: () => void;
+}
+
 /**
  * The recorded events of one run, numbered as `events.jsonl` numbers them,
  * and the listeners following it live. Seeded with the lines already
@@ -96,6 +110,12 @@ export class RunEventLog {
     return this.lines.slice(from).map((data, i) => ({ id: from + i + 1, type: eventType(data), data }));
   }
 
+  /** The recorded event with this id (from 1), or undefined. */
+  recorded(id: number): LoggedEvent | undefined {
+    const data = Number.isInteger(id) && id >= 1 ? this.lines[id - 1] : undefined;
+    return data === undefined ? undefined : { id, type: eventType(data), data };
+  }
+
   /**
    * Replays what came after `lastId`, then the text an LLM is streaming now
    * (one `llm.delta` per node, what was streamed so far) and the last server
@@ -104,19 +124,33 @@ export class RunEventLog {
    * function; a log that has ended calls `end` at once.
    */
   follow(lastId: number, listener: EventListener): () => void {
-    for (const event of this.since(lastId)) listener.event(event);
+    const start = this.attach(lastId, listener);
+    for (let id = start.replayFrom; id <= start.replayTo; id++) listener.event(this.recorded(id) as LoggedEvent);
+    for (const event of start.pending) listener.event(event);
+    if (start.ended) listener.end();
+    return start.detach;
+  }
+
+  /**
+   * {@link follow} for a follower that reads the replay itself, at its own
+   * pace: `listener` gets only what happens from now on, and the follower
+   * delivers first the recorded events `replayFrom`..`replayTo` (read with
+   * {@link recorded}; none when `replayFrom` > `replayTo`), then `pending`,
+   * then what `listener` got, then its end if `ended` (a log that has ended
+   * takes no listener).
+   */
+  attach(lastId: number, listener: EventListener): FollowStart {
+    const replayFrom = Math.max(0, Math.min(lastId, this.lines.length)) + 1;
+    const pending: LoggedEvent[] = [];
     for (const p of this.partial.values()) {
-      listener.event({ type: 'llm.delta', data: JSON.stringify({ type: 'llm.delta', nodeId: p.nodeId, text: p.text, ...(p.turn !== undefined ? { turn: p.turn } : {}), at: p.at }) });
+      pending.push({ type: 'llm.delta', data: JSON.stringify({ type: 'llm.delta', nodeId: p.nodeId, text: p.text, ...(p.turn !== undefined ? { turn: p.turn } : {}), at: p.at }) });
     }
-    if (!this.over) for (const [type, data] of this.notices) listener.event({ type, data });
-    if (this.over) {
-      listener.end();
-      return () => {};
-    }
+    if (this.over) return { replayFrom, replayTo: this.lines.length, pending, ended: true, detach: () => {} };
+    for (const [type, data] of this.notices) pending.push({ type, data });
     // A client that claims events not recorded yet gets none of them twice: live ones up to its id are skipped.
     const follower: EventListener = lastId > this.lines.length ? { event: (e) => (e.id === undefined || e.id > lastId) && listener.event(e), end: () => listener.end() } : listener;
     this.listeners.add(follower);
-    return () => this.listeners.delete(follower);
+    return { replayFrom, replayTo: this.lines.length, pending, ended: false, detach: () => this.listeners.delete(follower) };
   }
 
   /** No more events: tells every listener and lets them go. */
