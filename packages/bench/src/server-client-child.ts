@@ -10,16 +10,22 @@
  *   once every one got `end`;
  * - `runs`: starts `count` simulated runs at once (concurrent POSTs), follows
  *   each one's events to `end`, and says `runs-done` with the wall time,
- *   then checks every run's state (`GET /pipelines/{id}`, not timed).
+ *   then checks every run's state (`GET /pipelines/{id}`, not timed);
+ * - `stall`: opens `clients` connections that ask for an event stream and
+ *   never read a byte (the socket paused from the start), says `stalled`
+ *   once every request is sent; `release` closes them and says `released`.
  */
 import { Agent } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { followEvents, requestJson, sharedNow, type StreamRecord } from './server-sse.js';
 
 /** Commands from the parent. */
 export type ToChild =
   | { op: 'clock'; seq: number }
   | { op: 'fanout'; url: string; clients: number }
-  | { op: 'runs'; url: string; source: string; count: number };
+  | { op: 'runs'; url: string; source: string; count: number }
+  | { op: 'stall'; url: string; clients: number }
+  | { op: 'release' };
 
 /** Replies to the parent. */
 export type FromChild =
@@ -27,6 +33,8 @@ export type FromChild =
   | { op: 'ready' }
   | { op: 'fanout-done'; streams: StreamRecord[] }
   | { op: 'runs-done'; ms: number; ids: string[]; states: string[] }
+  | { op: 'stalled' }
+  | { op: 'released' }
   | { op: 'error'; message: string };
 
 const send = (message: FromChild) => process.send?.(message);
@@ -59,6 +67,34 @@ async function startRuns(url: string, source: string, count: number): Promise<vo
   send({ op: 'runs-done', ms, ids, states });
 }
 
+const stalled: Socket[] = [];
+
+/** Connections that send `GET <url>` and never read: paused before the first byte arrives. */
+async function stall(url: string, clients: number): Promise<void> {
+  const target = new URL(url);
+  await Promise.all(
+    Array.from(
+      { length: clients },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const socket = connect(Number(target.port), target.hostname);
+          socket.pause();
+          socket.on('error', reject); // after the request: a reset by the server, nothing to do
+          socket.once('connect', () => {
+            socket.write(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: text/event-stream\r\n\r\n`, () => resolve());
+          });
+          stalled.push(socket);
+        }),
+    ),
+  );
+  send({ op: 'stalled' });
+}
+
+function release(): void {
+  for (const socket of stalled.splice(0)) socket.destroy();
+  send({ op: 'released' });
+}
+
 process.on('message', (message: ToChild) => {
   const fail = (error: unknown) => send({ op: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   switch (message.op) {
@@ -70,6 +106,12 @@ process.on('message', (message: ToChild) => {
       break;
     case 'runs':
       startRuns(message.url, message.source, message.count).catch(fail);
+      break;
+    case 'stall':
+      stall(message.url, message.clients).catch(fail);
+      break;
+    case 'release':
+      release();
       break;
   }
 });

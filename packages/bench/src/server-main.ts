@@ -1,7 +1,8 @@
 /**
  * Server benchmark: `npx pnpm@10.34.8 --filter @orchestra/bench bench:server [--json] [--runs N]
  * [--clients N] [--nodes N] [--at-once N] [--at-once-nodes N] [--dir DIR] [--fanout-on tmpfs|disk]`
- * (what each figure means: README.md, "Server benchmark").
+ * (what each figure means: README.md, "Server benchmark"). With `--stalled [--clients N]
+ * [--stages N] [--deltas N]` it measures stalled clients instead (server-stalled.ts).
  *
  * 1. SSE fan-out: `--clients` (100) event streams, in a child process, on one
  *    run of the HTTP server (run directory on tmpfs where there is one, or
@@ -21,18 +22,17 @@
  * Progress goes to stderr. Reported, not judged: exits 0, 1 when a run or a
  * stream gives a wrong result, 2 on bad arguments.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { loadPipeline, runPipeline, simulationBackend, type CodergenBackend, type Graph, type RunResult } from '@orchestra/core';
 import { startServer, type RunningServer } from '@orchestra/server';
 import { MemoryRunStore, generateLinearPipeline } from '@orchestra/testing';
 import { formatSpread, parseRunArgs, type RunArgs } from './args.js';
 import { summarize, type Stats } from './measure.js';
-import type { FromChild, ToChild } from './server-client-child.js';
+import { Clients } from './server-clients.js';
+import { stalledCaseMain, stalledMain } from './server-stalled.js';
 import { requestJson, sharedNow, type StreamRecord } from './server-sse.js';
 import { describeFileSystem } from './store-places.js';
 
@@ -95,70 +95,6 @@ const pacedBackend: CodergenBackend = {
     return `[Paced] Response for stage: ${node.id}`;
   },
 };
-
-// ---------------------------------------------------------------------------
-// The child process holding the clients.
-
-class Clients {
-  private readonly waiting = new Map<FromChild['op'], (m: FromChild) => void>();
-  private failure: Error | undefined;
-  private readonly child: ChildProcess;
-
-  constructor() {
-    const entry = fileURLToPath(new URL('./server-client-child.mjs', import.meta.url));
-    this.child = fork(entry, [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    this.child.on('message', (m: FromChild) => {
-      if (m.op === 'error') {
-        this.failure = new Error(`client process: ${m.message}`);
-        for (const resolve of this.waiting.values()) resolve(m);
-        this.waiting.clear();
-        return;
-      }
-      const resolve = this.waiting.get(m.op);
-      this.waiting.delete(m.op);
-      resolve?.(m);
-    });
-    this.child.once('exit', (code) => {
-      this.failure ??= new Error(`the client process exited (${code})`);
-      for (const resolve of this.waiting.values()) resolve({ op: 'error', message: 'exited' });
-      this.waiting.clear();
-    });
-  }
-
-  send(message: ToChild): void {
-    if (this.failure) throw this.failure;
-    this.child.send(message);
-  }
-
-  /** The next reply `op` (register before sending what it answers). */
-  next<Op extends FromChild['op']>(op: Op): Promise<Extract<FromChild, { op: Op }>> {
-    return new Promise((resolve, reject) => {
-      this.waiting.set(op, (m) => (m.op === 'error' ? reject(this.failure ?? new Error(m.message)) : resolve(m as Extract<FromChild, { op: Op }>)));
-    });
-  }
-
-  /**
-   * The child's clock minus this process's, from the round trip with the
-   * smallest time (its half is the bound on the estimate's error).
-   */
-  async clockOffset(rounds = 40): Promise<{ offset: number; halfRtt: number }> {
-    let best = { rtt: Infinity, offset: 0 };
-    for (let seq = 0; seq < rounds; seq++) {
-      const reply = this.next('clock');
-      const t0 = sharedNow();
-      this.send({ op: 'clock', seq });
-      const { t } = await reply;
-      const t1 = sharedNow();
-      if (t1 - t0 < best.rtt) best = { rtt: t1 - t0, offset: t - (t0 + t1) / 2 };
-    }
-    return { offset: best.offset, halfRtt: best.rtt / 2 };
-  }
-
-  close(): void {
-    this.child.removeAllListeners('exit');
-    this.child.kill();
-  }
-}
 
 // ---------------------------------------------------------------------------
 // 1. SSE fan-out.
@@ -330,6 +266,8 @@ interface AtOnceCase {
 }
 
 async function main(): Promise<number> {
+  if (process.argv.includes('--stalled-case')) return stalledCaseMain(process.argv.slice(2));
+  if (process.argv.includes('--stalled')) return stalledMain(process.argv.slice(2));
   let args: ServerArgs;
   try {
     args = parseServerArgs(process.argv.slice(2));
