@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/index.js';
 
-/** `orchestra serve` with flags it refuses: checked in-process, before anything listens. */
+/**
+ * `orchestra serve` with flags it refuses: checked in-process, before anything listens. A bad
+ * `--backend`, checked after these flags, stops a server from starting should one of them pass.
+ */
 async function serve(...flags: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(['serve', '--port', '0', ...flags], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  const code = await runCli(['serve', '--port', '0', ...flags, '--backend', 'not-a-backend'], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
   return { code, stdout, stderr };
 }
 
