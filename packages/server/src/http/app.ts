@@ -32,9 +32,10 @@ export interface AppOptions {
   /** Time between heartbeats on an idle event stream (default 15 s). */
   heartbeatMs?: number;
   /**
-   * Bytes of live events an event stream's client may have waiting, not yet
-   * taken by its connection, before it is dropped (it reconnects with
-   * `Last-Event-ID` and misses nothing); default 64 KiB.
+   * Bytes of live events an event stream's client may have waiting while its
+   * connection takes nothing; past them it is dropped (it reconnects with
+   * `Last-Event-ID` and misses nothing). Default 64 KiB. A client that takes
+   * nothing for two heartbeats while anything waits is dropped too.
    */
   maxStreamQueueBytes?: number;
   /** The built web page (index.html, app.js, app.css); none: `/` says how to build it. */
