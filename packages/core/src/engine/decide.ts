@@ -1,6 +1,6 @@
 import type { Graph, GraphNode } from '../graph/model.js';
 import { findExitNodes } from '../graph/terminals.js';
-import { booleanAttr } from '../graph/values.js';
+import { goalGatesOf } from '../graph/goal-gates.js';
 import { unsatisfiedGoalGate, type EngineState } from './engine-state.js';
 import { retryTarget, type StepResult } from './node-step.js';
 import type { Plan } from './plan.js';
@@ -34,11 +34,6 @@ export function checkGoalGates(plan: Pick<Plan, 'graph' | 'goalGates'>, state: E
   const target = retryTarget(plan.graph, plan.graph.nodes.get(gate), true);
   const check = { gate, retryTarget: target ?? null };
   return target === undefined ? { check, failure: `goal gate ${gate} is unsatisfied and there is no retry target` } : { check, jumpTo: target };
-}
-
-/** The goal gates of a graph (nodes with `goal_gate=true`), in graph order. */
-export function goalGatesOf(graph: Graph): string[] {
-  return [...graph.nodes.values()].filter((n) => booleanAttr(n, 'goal_gate')).map((n) => n.id);
 }
 
 /**

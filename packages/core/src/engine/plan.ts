@@ -2,9 +2,9 @@ import { OrchestraError } from '../errors.js';
 import { NODE_ID_PATTERN } from '../dot/build-graph.js';
 import { resolveHandlerType } from '../graph/handler-types.js';
 import { findExitNodes, findStartNodes } from '../graph/terminals.js';
+import { goalGatesOf } from '../graph/goal-gates.js';
 import type { Graph, GraphNode } from '../graph/model.js';
 import { validateOrRaise } from '../lint/validate.js';
-import { goalGatesOf } from './decide.js';
 import type { Handler } from './handler.js';
 import type { HandlerRegistry } from './handler-registry.js';
 
