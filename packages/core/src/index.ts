@@ -65,7 +65,7 @@ export { questionId, readPendingQuestions, readRecordedAnswers, writePendingQues
 export { FileRunStore, defaultLogsRoot, restartDirectory, type FileRunStoreOptions } from './run/file-run-store.js';
 export { RUN_DIRECTORIES, RUN_FILES } from './run/run-files.js';
 export { isRunDirectory, readCheckpoint, readJournal, readManifest } from './run/run-directory.js';
-export { checkStageFileName, openFileStage } from './run/file-stage-store.js';
+export { checkStageFileName, openFileStage, openFileStream } from './run/file-stage-store.js';
 export { readRunReport, type RunReport, type RunState } from './run/run-report.js';
 export { INTERVIEWER_MODES, RecordedRunOptionsSchema, type RecordedRunOptions } from './run/recorded-run-options.js';
 export { isProcessAlive, processStartTime } from './os/process-identity.js';

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import {
   CheckpointError,
+  checkStageFileName,
   CheckpointSchema,
   parseJournalLines,
   ManifestSchema,
@@ -78,6 +79,8 @@ export class MemoryRunStore implements RunStore {
   private readonly tempDirs: string[] = [];
   private readonly processes = new Map<number, string>();
   private readonly lease = new LeaseSlot();
+  /** Child runs of this run's nodes, by `<node id>/<name>`. */
+  private readonly children = new Map<string, MemoryRunStore>();
   /** This run and the runs continuing it (shared with them). */
   private family: Family;
 
@@ -204,6 +207,18 @@ export class MemoryRunStore implements RunStore {
     return next;
   }
 
+  /** The run node `nodeId` started as `name`: `<location>/<nodeId>/<name>`, the same store on every call (its temporary directories go with this one's). */
+  child(nodeId: string, name: string): MemoryRunStore {
+    checkStageFileName(nodeId);
+    checkStageFileName(name);
+    const key = `${nodeId}/${name}`;
+    const known = this.children.get(key);
+    if (known) return known;
+    const child = new MemoryRunStore(`${this.location}/${key}`);
+    this.children.set(key, child);
+    return child;
+  }
+
   flush(): void {}
 
   close(): void {}
@@ -231,9 +246,10 @@ export class MemoryRunStore implements RunStore {
     this.lease.crash();
   }
 
-  /** Removes the temporary stage directories made for this run and for the runs that continued it. */
+  /** Removes the temporary stage directories made for this run, its child runs and the runs that continued it. */
   dispose(): void {
     for (const dir of this.tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    for (const child of this.children.values()) child.dispose();
     this.family.get(restartDirectory(this.location))?.dispose();
   }
 }

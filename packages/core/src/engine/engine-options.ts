@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js';
+import type { ChildRunner } from './handler.js';
 
 /** What the engine needs besides the plan and the store. */
 export interface EngineOptions {
@@ -31,4 +32,6 @@ export interface EngineOptions {
   sourceFile?: string;
   /** Options that change how the run behaves, recorded in the manifest for resume (the engine does not read them). */
   runOptions?: Record<string, unknown>;
+  /** Runs child pipelines for the nodes that start them; without one such a node fails (`no child runner`). */
+  childRunner?: ChildRunner;
 }

@@ -4,7 +4,7 @@ import { booleanAttr, durationAttr } from '../graph/values.js';
 import { AnswerLater } from './answer-later.js';
 import { sleepOn, type Clock } from './clock.js';
 import type { EventBus } from './event-bus.js';
-import type { Arrival, BranchRunner, Handler, HandlerInput, ProcessLedger, RunView } from './handler.js';
+import type { Arrival, BranchRunner, ChildRuns, Handler, HandlerInput, ProcessLedger, RunView } from './handler.js';
 import type { ProgressStore } from './node-progress.js';
 import { AUTO_STATUS_NOTES, OutcomeSchema, STATUS_FILE, isSuccess, parseStatusFile, type Outcome } from './outcome.js';
 import { withStageDir } from './store/lazy-stage-dir.js';
@@ -39,6 +39,7 @@ export interface ExecuteNodeOptions {
   stage: StageStore;
   workdir: string;
   processes: ProcessLedger;
+  children: ChildRuns;
   clock: Clock;
   policy: RetryPolicy;
   /** The run's signal: aborting it interrupts the node. */
@@ -95,6 +96,7 @@ async function attemptOnce(node: GraphNode, options: ExecuteNodeOptions, attempt
     logsRoot: options.logsRoot,
     stage,
     processes: options.processes,
+    children: options.children,
     workdir: options.workdir,
     signal,
     attempt,

@@ -3,7 +3,9 @@ import type { RunEventInput } from './events.js';
 import type { JsonValue, Outcome, StageStatus } from './outcome.js';
 import type { TokenUsage } from './usage.js';
 import type { RunContext } from './run-context.js';
-import type { Awaitable, StageStore } from './store/run-store.js';
+import type { RunEvent } from './events.js';
+import type { RunResult } from './run-result.js';
+import type { Awaitable, RunStore, StageStore } from './store/run-store.js';
 
 /** What a handler receives for one attempt at a node (spec §4.1). */
 export interface HandlerInput {
@@ -19,6 +21,8 @@ export interface HandlerInput {
   stageDir: string;
   /** Where commands started for the node are recorded, so none outlives a killed run. */
   processes: ProcessLedger;
+  /** Runs other pipelines as child runs of this node (sub-pipelines, a manager loop's child), kept by the run's store. */
+  children: ChildRuns;
   /** Directory commands run in: where `orchestra` was started. */
   workdir: string;
   /** Aborted on Ctrl-C, on the node's `timeout`, or when the caller cancels. */
@@ -58,6 +62,47 @@ export interface ProcessLedger {
   started(pid: number, command: string): Awaitable<void>;
   /** The process group exited. */
   exited(pid: number): Awaitable<void>;
+}
+
+/** How a child run is run: where its tools run, what stops it, who hears its events. */
+export interface ChildRunOptions {
+  signal: AbortSignal;
+  /** Directory its tool commands run in. */
+  workdir: string;
+  /** Called for each of the child's events. */
+  onEvent?: (event: RunEvent) => void;
+}
+
+/** A new child run: its pipeline (loaded and valid), its text and file, and its first context values. */
+export interface ChildRunStart extends ChildRunOptions {
+  graph: Graph;
+  source: string;
+  sourceFile: string;
+  initialContext?: Record<string, unknown>;
+}
+
+/**
+ * Starts and resumes child runs with the parent run's handlers; provided by
+ * whoever runs the parent (`runPipeline`, `resumePipeline`), so handlers need
+ * no import of the runner.
+ */
+export interface ChildRunner {
+  /** The handler types child runs have (for loading a child's pipeline as it will run). */
+  readonly handlerTypes: readonly string[];
+  /** Starts a new run of `request.graph` in `store` and resolves when it stops. */
+  start(store: RunStore, request: ChildRunStart): Promise<RunResult>;
+  /** Continues the run `store` holds (reported as it ended when it has) and resolves when it stops. */
+  resume(store: RunStore, options: ChildRunOptions): Promise<RunResult>;
+}
+
+/** A node's way to run child pipelines: {@link ChildRunner} plus the stores of its children. */
+export interface ChildRuns extends ChildRunner {
+  /**
+   * The store of this node's child run `name` (one path segment; with the
+   * file store, `<run dir>/<node id>/<name>`). The same name gives the same
+   * run, in any process, which is how a resumed parent finds its child.
+   */
+  store(name: string): RunStore;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { EventBus } from './event-bus.js';
 import type { EdgeChoiceReason } from './events.js';
 import { executeNode } from './execute-node.js';
 import type { Clock } from './clock.js';
-import type { Arrival, BranchRunner, Handler, ProcessLedger, RunView } from './handler.js';
+import type { Arrival, BranchRunner, ChildRuns, Handler, ProcessLedger, RunView } from './handler.js';
 import type { ProgressStore } from './node-progress.js';
 import type { Outcome } from './outcome.js';
 import { buildRetryPolicy } from './retry-policy.js';
@@ -25,6 +25,8 @@ export interface StepEnvironment {
   workdir: string;
   /** The ledger a node's commands are recorded in. */
   processes: (nodeId: string) => ProcessLedger;
+  /** The child runs a node starts. */
+  children: (nodeId: string) => ChildRuns;
   runBranch: BranchRunner;
   progress: ProgressStore;
   run: RunView;
@@ -77,6 +79,7 @@ export async function runNodeStep(env: StepEnvironment, node: GraphNode, context
     stage,
     workdir: env.workdir,
     processes: env.processes(node.id),
+    children: env.children(node.id),
     clock: env.clock,
     policy: buildRetryPolicy(node, graph),
     signal: env.signal,

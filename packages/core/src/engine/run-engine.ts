@@ -15,7 +15,7 @@ import { createBranchRunner } from './run-branch.js';
 import { RunContext } from './run-context.js';
 import { RunRecorder } from './run-recorder.js';
 import { abortReason, finish, interrupt, park, type Session } from './session.js';
-import { processLedger, progressStore } from './session-services.js';
+import { childRuns, processLedger, progressStore } from './session-services.js';
 import type { RunResult } from './run-result.js';
 import { readPendingQuestions, writePendingQuestions } from './store/pending-questions.js';
 import type { JournalEntry, Manifest } from './store/records.js';
@@ -196,6 +196,7 @@ async function drive(session: Session): Promise<RunResult | Restart> {
     clock: session.clock,
     workdir: options.workdir,
     processes: (nodeId: string) => processLedger(store, nodeId),
+    children: (nodeId: string) => childRuns(store, nodeId, options.childRunner),
     progress: progressStore(session),
     run,
   };

@@ -1,5 +1,5 @@
 import { hostName, processStartTime } from '../os/process-identity.js';
-import type { ProcessLedger } from './handler.js';
+import type { ChildRunner, ChildRuns, ProcessLedger } from './handler.js';
 import type { ProgressStore } from './node-progress.js';
 import { toJsonValue } from './run-context.js';
 import type { Session } from './session.js';
@@ -21,6 +21,21 @@ export function progressStore(session: Session): ProgressStore {
     discard: (nodeId) => {
       delete state.nodeProgress[nodeId];
     },
+  };
+}
+
+/**
+ * A node's way to run child pipelines: stores from the run's store
+ * ({@link RunStore.child}), runs through `runner`. Without a runner a child
+ * run is refused with a message saying so.
+ */
+export function childRuns(store: RunStore, nodeId: string, runner: ChildRunner | undefined): ChildRuns {
+  const missing = (): Promise<never> => Promise.reject(new Error(`node ${nodeId} runs a child pipeline, but this run was started without a child runner (start runs with runPipeline or resumePipeline)`));
+  return {
+    handlerTypes: runner?.handlerTypes ?? [],
+    store: (name) => store.child(nodeId, name),
+    start: (child, request) => (runner ? runner.start(child, request) : missing()),
+    resume: (child, options) => (runner ? runner.resume(child, options) : missing()),
   };
 }
 

@@ -7,6 +7,8 @@ import { createCodergenDispatcher, type PhasedMode } from './codergen-dispatcher
 import { createCodergenHandler } from './codergen-handler.js';
 import { isConversational } from './conversational-backend.js';
 import { fanInHandler } from './fan-in-handler.js';
+import { MANAGER_LOOP_TYPE, managerLoopHandler } from './manager-loop-handler.js';
+import { SUB_PIPELINE_TYPE, subPipelineHandler } from './sub-pipeline-handler.js';
 import { createInteractiveHandler } from './interactive-handler.js';
 import { conditionalHandler, exitHandler, startHandler } from './noop-handlers.js';
 import { parallelHandler } from './parallel-handler.js';
@@ -26,9 +28,9 @@ export function createLlmHandler(backend: CodergenBackend, interviewer: Intervie
 /**
  * A registry with the built-in handlers: start, exit, conditional, tool,
  * parallel, parallel.fan_in, wait.human (asking `interviewer`, or
- * auto-approving when none is given), and codergen when a backend is given
- * (interactive nodes talk with the same interviewer).
- * `stack.manager_loop` is not implemented yet.
+ * auto-approving when none is given), the sub-pipeline node (`pipeline`) and
+ * the manager loop (`stack.manager_loop`), and codergen when a backend is
+ * given (interactive nodes talk with the same interviewer).
  */
 export function createDefaultRegistry(options: { backend?: CodergenBackend; interviewer?: Interviewer; phasedMode?: PhasedMode } = {}): HandlerRegistry {
   const interviewer = options.interviewer ?? new AutoApproveInterviewer();
@@ -39,7 +41,22 @@ export function createDefaultRegistry(options: { backend?: CodergenBackend; inte
     .register('tool', toolHandler)
     .register('parallel', parallelHandler)
     .register('parallel.fan_in', fanInHandler)
-    .register('wait.human', createWaitHumanHandler(interviewer));
+    .register('wait.human', createWaitHumanHandler(interviewer))
+    .register(SUB_PIPELINE_TYPE, subPipelineHandler())
+    .register(MANAGER_LOOP_TYPE, managerLoopHandler());
   if (options.backend) registry.register('codergen', createLlmHandler(options.backend, interviewer, options.phasedMode));
   return registry;
+}
+
+/**
+ * `registry` with the handlers that run other pipelines (the sub-pipeline
+ * node and the manager loop), each unless it has one of its own: a copy when
+ * one is added, else `registry` itself.
+ */
+export function withSubPipelines(registry: HandlerRegistry): HandlerRegistry {
+  if (registry.get(SUB_PIPELINE_TYPE) && registry.get(MANAGER_LOOP_TYPE)) return registry;
+  const copy = registry.clone();
+  if (!copy.get(SUB_PIPELINE_TYPE)) copy.register(SUB_PIPELINE_TYPE, subPipelineHandler());
+  if (!copy.get(MANAGER_LOOP_TYPE)) copy.register(MANAGER_LOOP_TYPE, managerLoopHandler());
+  return copy;
 }

@@ -1,8 +1,13 @@
-import { open } from 'node:fs/promises';
-import type { WriteStream } from 'node:fs';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
+import type { Awaitable } from '../engine/store/run-store.js';
 import { noSpaceIn } from '../engine/store/store-errors.js';
 import type { OutputCapture } from './output-capture.js';
+
+/** Where an output stream goes: a file `open` creates (or empties), called `name` in messages (its path, when it has one). */
+export interface OutputSink {
+  open: () => Awaitable<Writable>;
+  name: string;
+}
 
 /**
  * One output stream of a command written to a file as raw bytes while it
@@ -23,7 +28,7 @@ export class OutputLog {
   });
 
   private constructor(
-    private readonly file: WriteStream,
+    private readonly file: Writable,
     private readonly capture: OutputCapture,
     private readonly path: string,
   ) {
@@ -33,10 +38,9 @@ export class OutputLog {
     });
   }
 
-  /** Creates (or empties) the file at `path`: it is open when this resolves. */
-  static async open(path: string, capture: OutputCapture): Promise<OutputLog> {
-    const handle = await open(path, 'w');
-    return new OutputLog(handle.createWriteStream(), capture, path);
+  /** Opens `sink`'s file (through a stage's `openStream`): it is open when this resolves. */
+  static async open(sink: OutputSink, capture: OutputCapture): Promise<OutputLog> {
+    return new OutputLog(await sink.open(), capture, sink.name);
   }
 
   /** Reads `source` (a command's stdout or stderr pipe) to the end. */

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Handler, HandlerInput } from '../engine/handler.js';
 import { STATUS_FILE, type Outcome } from '../engine/outcome.js';
@@ -21,8 +20,9 @@ async function executeTool(input: HandlerInput, processes: ProcessStarter | unde
   if (!command.trim()) return { status: 'fail', failureReason: 'No tool_command specified' };
   // The command may report through <stage>/status.json: nothing there may predate it.
   await stage.remove(STATUS_FILE);
+  // The command reads these by path: the stage's directory holds its files (a store without directories makes one).
   const contextFile = join(stageDir, TOOL_CONTEXT_FILE);
-  await writeFile(contextFile, `${JSON.stringify(context.snapshot(), null, 2)}\n`);
+  await stage.write(TOOL_CONTEXT_FILE, `${JSON.stringify(context.snapshot(), null, 2)}\n`);
   const { env, losses } = buildToolEnvironment(context, logsRoot, node.id, contextFile, stageDir);
   // What of the context the command did not get as variables goes into the stage's notes.
   const envNote = describeContextEnvLosses(losses);
@@ -31,8 +31,8 @@ async function executeTool(input: HandlerInput, processes: ProcessStarter | unde
     cwd: workdir,
     env,
     signal,
-    stdoutPath: join(stageDir, 'stdout.log'),
-    stderrPath: join(stageDir, 'stderr.log'),
+    stdout: { open: () => stage.openStream('stdout.log'), name: join(stageDir, 'stdout.log') },
+    stderr: { open: () => stage.openStream('stderr.log'), name: join(stageDir, 'stderr.log') },
     stdoutHeadBytes: TOOL_OUTPUT_LIMIT,
     stderrTailBytes: STDERR_TAIL,
     beforeStart: processes ? (pid) => processes.started(pid, command) : undefined,

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { HeadCapture, TailCapture } from './output-capture.js';
-import { OutputLog } from './output-log.js';
+import { OutputLog, type OutputSink } from './output-log.js';
 import { trackProcessGroup } from './process-groups.js';
 
 
@@ -69,10 +69,10 @@ export interface ToolProcessOptions {
   env: NodeJS.ProcessEnv;
   /** Stops the whole process group when aborted (`aborted` in the result). */
   signal: AbortSignal;
-  /** Receives stdout, byte for byte (created or emptied before the command starts). */
-  stdoutPath: string;
-  /** Receives stderr, byte for byte (created or emptied before the command starts). */
-  stderrPath: string;
+  /** Opens what receives stdout, byte for byte (`stdout.log`, created or emptied before the command starts). */
+  stdout: OutputSink;
+  /** Opens what receives stderr, byte for byte (`stderr.log`, created or emptied before the command starts). */
+  stderr: OutputSink;
   /** Most bytes of the start of stdout kept in memory. */
   stdoutHeadBytes: number;
   /** Most bytes of the end of stderr kept in memory. */
@@ -142,9 +142,9 @@ async function closeLogs(logs: readonly OutputLog[]): Promise<unknown> {
 }
 
 async function openLogs(options: ToolProcessOptions, stdout: HeadCapture, stderr: TailCapture): Promise<[OutputLog, OutputLog]> {
-  const out = await OutputLog.open(options.stdoutPath, stdout);
+  const out = await OutputLog.open(options.stdout, stdout);
   try {
-    return [out, await OutputLog.open(options.stderrPath, stderr)];
+    return [out, await OutputLog.open(options.stderr, stderr)];
   } catch (error) {
     await out.close().catch(() => {});
     throw error;

@@ -18,7 +18,7 @@ import { CheckpointError, RunLockedError } from '../engine/store/store-errors.js
 import { parseJournalLines } from '../engine/store/parse-journal.js';
 import { isProcessAlive } from '../os/process-identity.js';
 import { acquireFileLease, readLockFile } from './file-lease.js';
-import { openFileStage } from './file-stage-store.js';
+import { checkStageFileName, openFileStage } from './file-stage-store.js';
 import { readJsonFile } from './read-json-file.js';
 import { LineAppender, RUN_FILES, createFileExclusive, diskOp, readLines, writeFileAtomic } from './run-files.js';
 import { pathProblem } from '../os/path-problem.js';
@@ -269,6 +269,12 @@ export class FileRunStore implements RunStore {
 
   successor(): RunStore {
     return new FileRunStore(restartDirectory(this.location), this.options);
+  }
+
+  child(nodeId: string, name: string): FileRunStore {
+    checkStageFileName(nodeId);
+    checkStageFileName(name);
+    return new FileRunStore(join(this.location, nodeId, name), this.options);
   }
 
   flush(): void {

@@ -1,8 +1,10 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OrchestraError } from '../errors.js';
 import type { StageStore } from '../engine/store/run-store.js';
 import { diskOp } from './run-files.js';
+import { noSpaceIn } from '../engine/store/store-errors.js';
 
 /** A name a stage file may have: one path segment, not `.` or `..`. */
 export function checkStageFileName(name: string): void {
@@ -43,6 +45,19 @@ export function openFileStage(logsRoot: string, nodeId: string): StageStore {
       checkStageFileName(name);
       rmSync(join(dir, name), { force: true });
     },
+    openStream: (name) => openFileStream(dir, name),
     directory: () => dir,
   };
+}
+
+/** Creates (or empties) `<dir>/<name>` and gives a stream writing to it; a full disk is a `NoSpaceError`. */
+export async function openFileStream(dir: string, name: string) {
+  checkStageFileName(name);
+  const path = join(dir, name);
+  try {
+    const handle = await open(path, 'w');
+    return handle.createWriteStream();
+  } catch (error) {
+    throw noSpaceIn(error, path) ?? error;
+  }
 }

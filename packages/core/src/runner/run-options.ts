@@ -2,6 +2,7 @@ import type { Clock } from '../engine/clock.js';
 import { EventBus } from '../engine/event-bus.js';
 import type { RunEvent } from '../engine/events.js';
 import type { HandlerRegistry } from '../engine/handler-registry.js';
+import type { EngineOptions } from '../engine/engine-options.js';
 import type { RunStore } from '../engine/store/run-store.js';
 import type { CodergenBackend } from '../handlers/codergen-backend.js';
 import type { PhasedMode } from '../handlers/codergen-dispatcher.js';
@@ -94,3 +95,20 @@ export function openEvents(options: RunOptions): { events: EventBus; release: ()
     },
   };
 }
+
+/** The engine's options out of a run's. */
+export function engineOptions(options: RunOptions, workdir: string): EngineOptions {
+  return {
+    workdir,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.random ? { random: options.random } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.checkpointIntervalMs !== undefined ? { checkpointIntervalMs: options.checkpointIntervalMs } : {}),
+    ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+    ...(options.initialContext ? { initialContext: options.initialContext } : {}),
+    ...(options.source !== undefined ? { source: options.source } : {}),
+    ...(options.sourceFile !== undefined ? { sourceFile: options.sourceFile } : {}),
+    ...(options.runOptions ? { runOptions: options.runOptions } : {}),
+  };
+}
+

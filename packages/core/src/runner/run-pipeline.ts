@@ -1,28 +1,12 @@
 import type { Graph } from '../graph/model.js';
-import type { EngineOptions } from '../engine/run-engine.js';
 import { startRun } from '../engine/run-engine.js';
 import type { RunResult } from '../engine/run-result.js';
 import { planRun } from '../engine/plan.js';
 import type { RunStore } from '../engine/store/run-store.js';
 import { FileRunStore, defaultLogsRoot } from '../run/file-run-store.js';
-import { openEvents, registryFor, type RunOptions } from './run-options.js';
-import { withSubPipelines } from './sub-pipeline-handler.js';
-
-/** The engine's options out of a run's. */
-export function engineOptions(options: RunOptions, workdir: string): EngineOptions {
-  return {
-    workdir,
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.random ? { random: options.random } : {}),
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.checkpointIntervalMs !== undefined ? { checkpointIntervalMs: options.checkpointIntervalMs } : {}),
-    ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
-    ...(options.initialContext ? { initialContext: options.initialContext } : {}),
-    ...(options.source !== undefined ? { source: options.source } : {}),
-    ...(options.sourceFile !== undefined ? { sourceFile: options.sourceFile } : {}),
-    ...(options.runOptions ? { runOptions: options.runOptions } : {}),
-  };
-}
+import { withSubPipelines } from '../handlers/default-registry.js';
+import { createChildRunner } from './child-runner.js';
+import { engineOptions, openEvents, registryFor, type RunOptions } from './run-options.js';
 
 /** The store a new run goes in: the given one, else a run directory. */
 function storeFor(graph: Graph, options: RunOptions, workdir: string): RunStore {
@@ -39,11 +23,12 @@ function storeFor(graph: Graph, options: RunOptions, workdir: string): RunStore 
  * throws.
  */
 export async function runPipeline(graph: Graph, options: RunOptions = {}): Promise<RunResult> {
-  const plan = planRun(graph, withSubPipelines(registryFor(options)));
+  const registry = withSubPipelines(registryFor(options));
+  const plan = planRun(graph, registry);
   const workdir = options.workdir ?? process.cwd();
   const { events, release } = openEvents(options);
   try {
-    return await startRun(plan, storeFor(graph, options, workdir), engineOptions(options, workdir), events);
+    return await startRun(plan, storeFor(graph, options, workdir), { ...engineOptions(options, workdir), childRunner: createChildRunner(registry) }, events);
   } finally {
     release();
   }

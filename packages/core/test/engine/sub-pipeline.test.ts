@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readManifest, type Handler } from '../../src/index.js';
-import { dot, run, statusAt, tempDir, useTempDirs } from './engine-helpers.js';
+import { dot, run, runInMemory, statusAt, tempDir, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();
 
@@ -47,6 +47,19 @@ describe('sub-pipeline node (type="pipeline", spec §9.4)', () => {
     // The child's run directory nests in the node's stage, with the child's own file recorded.
     const childRun = join(logsRoot, 'sub', 'run-1');
     expect(readManifest(childRun)).toMatchObject({ pipeline: 'Child', source_file: join(parent, '..', 'child.dot') });
+  });
+
+  it("keeps the child run in the parent's store: on a memory store nothing of either is written to disk", async () => {
+    const parent = pipelines('  sub [type="pipeline", pipeline="child.dot", pipeline.inputs="topic", pipeline.outputs="summary"]\n  start -> sub -> exit');
+    const before = readdirSync(join(parent, '..')).sort();
+    const source = readFileSync(parent, 'utf8');
+    const { result, store } = await runInMemory(source, { handlers: { s: summarise }, source, sourceFile: parent, initialContext: { topic: 'otters' } });
+    expect(result).toMatchObject({ status: 'success', context: { summary: 'about otters' } });
+    const child = store.child('sub', 'run-1');
+    expect(child.location).toBe(`${store.location}/sub/run-1`);
+    expect(child.readManifest()).toMatchObject({ pipeline: 'Child' });
+    expect(child.readJournal().entries.map((e) => e.node)).toEqual(['start', 'work', 'exit']);
+    expect(readdirSync(join(parent, '..')).sort()).toEqual(before);
   });
 
   it("takes the child's failure as the node's, so the parent's failure edges route it", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_HANDLER_TYPES, createDefaultRegistry, simulationBackend, validate } from '../../src/index.js';
-import { withSubPipelines } from '../../src/runner/sub-pipeline-handler.js';
+import { withSubPipelines } from '../../src/handlers/default-registry.js';
 import { byRule, graphOf, pipeline } from '../helpers.js';
 
 describe('the handler types validation knows are those a run registers', () => {

@@ -1,3 +1,4 @@
+import { openFileStream } from '../../src/run/file-stage-store.js';
 import { execFileSync } from 'node:child_process';
 import { constants } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,7 +27,7 @@ describe('OutputLog', () => {
     // the empty pipe fails with EAGAIN when the writer is a moment behind, as on a loaded machine).
     const reader = await open(fifo, constants.O_RDWR);
     const capture = new HeadCapture(0);
-    const log = await OutputLog.open(fifo, capture);
+    const log = await OutputLog.open({ open: () => openFileStream(dir, 'slow-disk'), name: fifo }, capture);
     const source = new PassThrough();
     log.attach(source);
     const total = 2 * 1024 * 1024;

@@ -1,3 +1,4 @@
+import { openFileStream } from '../../src/run/file-stage-store.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,8 +31,8 @@ function options(dir: string, command: string, extra: Partial<ToolProcessOptions
     cwd: dir,
     env: process.env,
     signal: new AbortController().signal,
-    stdoutPath: join(dir, 'stdout.log'),
-    stderrPath: join(dir, 'stderr.log'),
+    stdout: { open: () => openFileStream(dir, 'stdout.log'), name: join(dir, 'stdout.log') },
+    stderr: { open: () => openFileStream(dir, 'stderr.log'), name: join(dir, 'stderr.log') },
     stdoutHeadBytes: 1024,
     stderrTailBytes: 100,
     ...extra,

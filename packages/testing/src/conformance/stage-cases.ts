@@ -59,4 +59,44 @@ export function stageCases<S extends RunStore>(factory: RunStoreFactory<S>): voi
       expect(existsSync(join(dir, 'stdout.log'))).toBe(false);
       expect(await (await store.stage('tool')).read('after.txt')).toBe('through the store');
     }));
+
+  it('streams a file into a stage: created (or emptied) when opened, the written bytes read back once it is closed', () =>
+    withFixture(factory, async ({ store }) => {
+      await store.create(sampleManifest(store.runId), undefined);
+      const stage = await store.stage('tool');
+      await stage.write('stdout.log', 'from an earlier attempt');
+      const stream = await stage.openStream('stdout.log');
+      expect(await stage.read('stdout.log')).toBe(''); // emptied at once
+      await new Promise<void>((resolve, reject) => {
+        stream.on('error', reject);
+        stream.write('line 1\n');
+        stream.write(Buffer.from('line 2\n'));
+        stream.end(resolve);
+      });
+      await new Promise((resolve) => (stream.closed ? resolve(undefined) : stream.once('close', resolve)));
+      expect(await stage.read('stdout.log')).toBe('line 1\nline 2\n');
+      expect(await thrownBy(() => stage.openStream('../out.log'))).toBeInstanceOf(Error);
+    }));
+
+  it("keeps a node's child runs: the same name gives the same run, apart from the parent's and each other's records", () =>
+    withFixture(factory, async ({ store }) => {
+      await store.create(sampleManifest(store.runId), 'digraph Parent {}');
+      const child = store.child('sub', 'run-1');
+      expect(child.location).not.toBe(store.location);
+      expect(await child.exists()).toBe(false);
+      await child.create(sampleManifest(child.runId), 'digraph Child {}');
+      expect(await child.readSource()).toBe('digraph Child {}');
+      expect(await store.readSource()).toBe('digraph Parent {}');
+      // Asked again (as a resumed parent does), the name gives the same run.
+      const again = store.child('sub', 'run-1');
+      expect(again.location).toBe(child.location);
+      expect(await again.exists()).toBe(true);
+      expect(await again.readSource()).toBe('digraph Child {}');
+      const other = store.child('sub', 'run-2');
+      expect(await other.exists()).toBe(false);
+      expect(store.child('other', 'run-1').location).not.toBe(child.location);
+      for (const [node, name] of [['a/b', 'run-1'], ['sub', '..'], ['..', 'x'], ['sub', 'a/b']] as const) {
+        expect(await thrownBy(() => store.child(node, name)), `child(${node}, ${name})`).toBeInstanceOf(Error);
+      }
+    }));
 }

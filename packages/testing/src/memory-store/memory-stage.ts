@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkStageFileName, type StageStore } from '@orchestra/core';
+import type { Writable } from 'node:stream';
+import { checkStageFileName, openFileStream, type StageStore } from '@orchestra/core';
 
 function readIfThere(path: string): string | undefined {
   try {
@@ -55,6 +56,12 @@ export class MemoryStage {
     else rmSync(join(this.dir, name), { force: true });
   }
 
+  /** A stream writing a file: in the stage's directory (made now if need be), as a command's output goes beside the files it reads. */
+  openStream(name: string): Promise<Writable> {
+    checkStageFileName(name);
+    return openFileStream(this.directory(), name);
+  }
+
   /** The stage's directory, made (and the files moved there) on the first call. */
   directory(): string {
     if (this.dir !== undefined) return this.dir;
@@ -88,6 +95,10 @@ class StageVisit implements StageStore {
 
   remove(name: string): void {
     this.stage.remove(name);
+  }
+
+  openStream(name: string): Promise<Writable> {
+    return this.stage.openStream(name);
   }
 
   directory(): string {

@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { Checkpoint, JournalEntry, JournalRead, LeaseHolder, Manifest, ProcessRecord } from './records.js';
 
 /** A value, or a promise of it: stores may work synchronously (files, memory) or not (a database). */
@@ -18,6 +19,13 @@ export interface StageStore {
   write(name: string, text: string): Awaitable<void>;
   /** Removes a file, if there is one. */
   remove(name: string): Awaitable<void>;
+  /**
+   * Creates (or empties) a file and gives a stream that writes to it, for
+   * output written while it is produced (a command's `stdout.log`). The file
+   * exists when this resolves, so a full disk is reported here; write errors
+   * are the stream's `error` events.
+   */
+  openStream(name: string): Awaitable<Writable>;
   /**
    * A real directory holding the stage's files, for what needs a path (tool
    * commands, agent logs). Files written there are the stage's files. A store
@@ -123,6 +131,14 @@ export interface RunStore {
    * process, names the same run, so a resume finds the run a restart began.
    */
   successor(): RunStore;
+  /**
+   * The store of a child run that node `nodeId` started (a sub-pipeline, a
+   * manager loop's child), named `name` (one path segment, stable for the
+   * visit that made it, so a resumed parent finds the child again). Kept by
+   * this store, wherever it keeps runs: the file store puts it in
+   * `<run dir>/<nodeId>/<name>`. Nothing is created until the child run is.
+   */
+  child(nodeId: string, name: string): RunStore;
   /** Makes everything written so far durable (journal and events). */
   flush(): Awaitable<void>;
   /** Flushes and releases what the store holds open (files); the store may be reopened by calling it again. */

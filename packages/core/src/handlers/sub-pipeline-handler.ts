@@ -1,16 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Handler, HandlerInput } from '../engine/handler.js';
-import type { HandlerRegistry } from '../engine/handler-registry.js';
 import type { JsonValue, Outcome } from '../engine/outcome.js';
 import type { RunResult } from '../engine/run-result.js';
 import { hasErrors } from '../diagnostics/diagnostic.js';
 import { AnswerLater } from '../engine/answer-later.js';
 import { readPendingQuestions } from '../engine/store/pending-questions.js';
 import { loadPipeline } from '../pipeline/pipeline-loader.js';
-import { FileRunStore } from '../run/file-run-store.js';
 import { childRunName } from './child-run-name.js';
-import { MANAGER_LOOP_TYPE, managerLoopHandler } from './manager-loop-handler.js';
 
 /** The handler type of a sub-pipeline node (`type="pipeline"`, an orchestra extension). */
 export const SUB_PIPELINE_TYPE = 'pipeline';
@@ -53,10 +50,10 @@ function outcomeOf(result: RunResult, file: string, node: HandlerInput['node'], 
  * child's context, those in `pipeline.outputs` come back; the node's outcome
  * is the child's. The child's run directory is `<stage>/run-<visit>`: a
  * resumed parent resumes the same child run (a finished one is not run
- * again), a later visit starts a new one. `registry` runs the child's nodes
- * (the parent's handlers, this one included).
+ * again), a later visit starts a new one. The child runs with the parent's
+ * handlers, through {@link HandlerInput.children}.
  */
-export function subPipelineHandler(registry: () => HandlerRegistry): Handler {
+export function subPipelineHandler(): Handler {
   return {
     cannotRun: (node) => (node.attributes.pipeline ? undefined : `node ${node.id} has type "${SUB_PIPELINE_TYPE}" but no pipeline attribute naming the file to run`),
     async execute(input) {
@@ -73,16 +70,13 @@ export function subPipelineHandler(registry: () => HandlerRegistry): Handler {
       } catch (error) {
         return { status: 'fail', failureReason: `cannot read the sub-pipeline ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`, retryable: false };
       }
-      const dir = join(input.stageDir, childRunName('run', input));
-      const handlers = registry();
-      // Imported here: the runner's modules import this one.
-      const { runPipeline } = await import('./run-pipeline.js');
-      const { resumePipeline } = await import('./resume-pipeline.js');
+      const store = input.children.store(childRunName('run', input));
+      const dir = store.location;
       let result: RunResult;
-      if (await new FileRunStore(dir).exists()) {
-        result = await resumePipeline(dir, { registry: handlers, signal, workdir: input.workdir });
+      if (await store.exists()) {
+        result = await input.children.resume(store, { signal, workdir: input.workdir });
       } else {
-        const loaded = loadPipeline(source, { file, knownHandlerTypes: handlers.types() });
+        const loaded = loadPipeline(source, { file, knownHandlerTypes: input.children.handlerTypes });
         if (!loaded.graph || hasErrors(loaded.diagnostics)) {
           const first = loaded.diagnostics.find((d) => d.severity === 'error');
           const at = first?.location ? `${first.location.file ?? file}:${first.location.line}:${first.location.column}: ` : '';
@@ -93,28 +87,15 @@ export function subPipelineHandler(registry: () => HandlerRegistry): Handler {
           const value = context.get(key);
           if (value !== undefined) initialContext[key] = value;
         }
-        result = await runPipeline(loaded.graph, { registry: handlers, logsRoot: dir, source, sourceFile: file, initialContext, signal, workdir: input.workdir });
+        result = await input.children.start(store, { graph: loaded.graph, source, sourceFile: file, initialContext, signal, workdir: input.workdir });
       }
       if (result.status === 'parked') {
         // The child waits for a human: the parent parks with the child's questions. Answered on the
         // parent (`orchestra answer <parent run>`), they reach the child when the parent resumes it.
-        const [first, ...others] = (await readPendingQuestions(new FileRunStore(dir))).map((p) => p.question);
+        const [first, ...others] = (await readPendingQuestions(store)).map((p) => p.question);
         if (first) throw new AnswerLater(first, others, result.parkedReason);
       }
       return outcomeOf(result, file, node, dir);
     },
   };
-}
-
-/**
- * `registry` with the handlers that run other pipelines added (a copy): the
- * sub-pipeline node and the manager loop, each unless it has one of its own.
- * Their child runs use the same copy.
- */
-export function withSubPipelines(registry: HandlerRegistry): HandlerRegistry {
-  if (registry.get(SUB_PIPELINE_TYPE) && registry.get(MANAGER_LOOP_TYPE)) return registry;
-  const copy = registry.clone();
-  if (!copy.get(SUB_PIPELINE_TYPE)) copy.register(SUB_PIPELINE_TYPE, subPipelineHandler(() => copy));
-  if (!copy.get(MANAGER_LOOP_TYPE)) copy.register(MANAGER_LOOP_TYPE, managerLoopHandler(() => copy));
-  return copy;
 }

@@ -1,11 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { evaluateCondition } from '../conditions/evaluate-condition.js';
 import { parseCondition } from '../conditions/parse-condition.js';
 import { sleepOn, systemClock } from '../engine/clock.js';
 import type { RunEvent } from '../engine/events.js';
 import type { Handler, HandlerInput } from '../engine/handler.js';
-import type { HandlerRegistry } from '../engine/handler-registry.js';
 import type { JsonValue, Outcome } from '../engine/outcome.js';
 import type { RunResult } from '../engine/run-result.js';
 import { childDotfile } from '../graph/child-dotfile.js';
@@ -13,9 +12,9 @@ import type { GraphNode } from '../graph/model.js';
 import { booleanAttr, durationAttr, integerAttr } from '../graph/values.js';
 import { hasErrors } from '../diagnostics/diagnostic.js';
 import { loadPipeline } from '../pipeline/pipeline-loader.js';
-import { FileRunStore } from '../run/file-run-store.js';
+import type { RunStore } from '../engine/store/run-store.js';
 import { childRunName } from './child-run-name.js';
-import { STEER_FILE } from '../handlers/codergen-handler.js';
+import { STEER_FILE } from './codergen-handler.js';
 
 /** The handler type of a manager node (`shape=house`, spec §4.11). */
 export const MANAGER_LOOP_TYPE = 'stack.manager_loop';
@@ -87,7 +86,7 @@ function resolveFile(input: HandlerInput, named: string): string {
  * manager early stops the child (interrupted, resumable); a resumed parent
  * resumes the same child run.
  */
-export function managerLoopHandler(registry: () => HandlerRegistry): Handler {
+export function managerLoopHandler(): Handler {
   return {
     cannotRun: (node, graph) => (childDotfile(node, graph) ? undefined : `manager node ${node.id} has no child pipeline: set stack.child_dotfile on the graph or the node`),
     async execute(input) {
@@ -99,18 +98,16 @@ export function managerLoopHandler(registry: () => HandlerRegistry): Handler {
       const stopSource = node.attributes['manager.stop_condition'] ?? '';
       const stop = stopSource.trim() ? parseCondition(stopSource) : undefined;
       if (stop && !stop.ok) return { status: 'fail', failureReason: `manager.stop_condition does not parse: ${stop.error.message}`, retryable: false };
-      const dir = join(input.stageDir, childRunName('child', input));
+      const store = input.children.store(childRunName('child', input));
+      const dir = store.location;
 
       const telemetry: Telemetry = { status: 'running', outcome: '', currentNode: '', completedNodes: 0, lastStatus: '', failureReason: '', retries: 0 };
       const halt = new AbortController();
       const childWorkdir = graph.attributes['stack.child_workdir'] ? resolve(input.workdir, graph.attributes['stack.child_workdir']) : input.workdir;
-      const options = { registry: registry(), signal: AbortSignal.any([signal, halt.signal]), workdir: childWorkdir, onEvent: (e: RunEvent) => observe(telemetry, e) };
-      // Imported here: the runner's modules import this one.
-      const { runPipeline } = await import('./run-pipeline.js');
-      const { resumePipeline } = await import('./resume-pipeline.js');
+      const options = { signal: AbortSignal.any([signal, halt.signal]), workdir: childWorkdir, onEvent: (e: RunEvent) => observe(telemetry, e) };
       let child: Promise<RunResult>;
-      if (await new FileRunStore(dir).exists()) {
-        child = resumePipeline(dir, options);
+      if (await store.exists()) {
+        child = input.children.resume(store, options);
       } else if (!booleanAttr(node, 'stack.child_autostart', true)) {
         return { status: 'fail', failureReason: `stack.child_autostart=false and there is no child run in ${dir} to supervise`, retryable: false };
       } else {
@@ -120,12 +117,12 @@ export function managerLoopHandler(registry: () => HandlerRegistry): Handler {
         } catch (error) {
           return { status: 'fail', failureReason: `cannot read the child pipeline ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`, retryable: false };
         }
-        const loaded = loadPipeline(source, { file, knownHandlerTypes: options.registry.types() });
+        const loaded = loadPipeline(source, { file, knownHandlerTypes: input.children.handlerTypes });
         if (!loaded.graph || hasErrors(loaded.diagnostics)) {
           const first = loaded.diagnostics.find((d) => d.severity === 'error');
           return { status: 'fail', failureReason: `the child pipeline ${file} is invalid: ${first?.message ?? 'it does not parse'}`, retryable: false };
         }
-        child = runPipeline(loaded.graph, { ...options, logsRoot: dir, source, sourceFile: file });
+        child = input.children.start(store, { ...options, graph: loaded.graph, source, sourceFile: file });
       }
       let settled = false;
       const done = child.then(
@@ -145,7 +142,7 @@ export function managerLoopHandler(registry: () => HandlerRegistry): Handler {
       try {
         for (let cycle = 1; cycle <= maxCycles; cycle++) {
           const keys = keysOf(telemetry, cycle, dir);
-          if (actions.has('steer')) steered = await steer(node, telemetry, dir, steered);
+          if (actions.has('steer')) steered = await steer(node, telemetry, store, steered);
           if (telemetry.status === 'completed') return finish({ status: 'success', notes: `child completed after ${cycle} cycle(s)` }, cycle);
           if (telemetry.status === 'failed') return finish({ status: 'fail', failureReason: `the child pipeline failed: ${telemetry.failureReason || 'no reason given'}` }, cycle);
           if (telemetry.status === 'parked' || telemetry.status === 'interrupted') {
@@ -176,16 +173,13 @@ export function managerLoopHandler(registry: () => HandlerRegistry): Handler {
   };
 }
 
-/** Writes `manager.instruction` into the child's active stage once per stage (what its LLM stage receives); returns where it wrote. */
-async function steer(node: GraphNode, telemetry: Telemetry, dir: string, last: string): Promise<string> {
+/** Writes `manager.instruction` into the child's active stage once per stage (what its LLM stage receives); returns the stage it wrote to. */
+async function steer(node: GraphNode, telemetry: Telemetry, child: RunStore, last: string): Promise<string> {
   const instruction = node.attributes['manager.instruction'];
   if (!instruction || !telemetry.currentNode || telemetry.status !== 'running') return last;
-  const target = join(dir, telemetry.currentNode, STEER_FILE);
-  if (target === last) return last;
-  try {
-    await writeFile(target, `${instruction}\n`);
-    return target;
-  } catch {
-    return last; // the stage directory is not there yet: next cycle
-  }
+  if (telemetry.currentNode === last) return last;
+  // The child opened the stage when the node started (the stage.started event told us which).
+  const stage = await child.stage(telemetry.currentNode);
+  await stage.write(STEER_FILE, `${instruction}\n`);
+  return telemetry.currentNode;
 }
