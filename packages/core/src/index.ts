@@ -62,7 +62,9 @@ export { restore, stateOfCheckpoint, type RestoredRun } from './engine/store/res
 export { parseJournalLines } from './engine/store/parse-journal.js';
 export type { EngineState } from './engine/engine-state.js';
 export { questionId, readPendingQuestions, readRecordedAnswers, writePendingQuestions, writeRecordedAnswers } from './engine/store/pending-questions.js';
-export { FileRunStore, defaultLogsRoot, restartDirectory, type FileRunStoreOptions } from './run/file-run-store.js';
+export { FileRunStore, defaultLogsRoot, newRunId, restartDirectory, type FileRunStoreOptions } from './run/file-run-store.js';
+export { FileRunCatalogue } from './run/file-run-catalogue.js';
+export type { CreateRunOptions, RunCatalogue, RunListing } from './run/run-catalogue.js';
 export { RUN_DIRECTORIES, RUN_FILES } from './run/run-files.js';
 export { isRunDirectory, readCheckpoint, readJournal, readManifest } from './run/run-directory.js';
 export { checkStageFileName, openFileStage, openFileStream } from './run/file-stage-store.js';

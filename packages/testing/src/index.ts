@@ -10,3 +10,4 @@ export { generateLinearPipeline, generatePipeline, type GeneratePipelineOptions 
 export * from './openai-server/index.js';
 export { NETWORK_GUARD, guardNetwork, type NetworkGuard } from './network-guard.js';
 export { MemoryRunStore } from './memory-run-store.js';
+export { MemoryRunCatalogue } from './memory-run-catalogue.js';

@@ -42,3 +42,5 @@ export function runStoreConformance<S extends RunStore>(name: string, factory: R
     describe('runs', () => pipelineCases(factory));
   });
 }
+
+export { runCatalogueConformance, type RunCatalogueFactory, type RunCatalogueFixture } from './run-catalogue-conformance.js';

@@ -34,10 +34,15 @@ function stamp(date: Date): string {
 /** Longest pipeline name a default run directory keeps (a name must fit in 255 bytes with the time stamp and `-restart-<n>`). */
 export const RUN_NAME_LIMIT = 100;
 
-/** The default run directory: `.orchestra/runs/<timestamp>-<pipeline>` under `base`, the name cut at {@link RUN_NAME_LIMIT} characters. */
-export function defaultLogsRoot(pipeline: string, base = process.cwd(), now = new Date()): string {
+/** A new run's id: `<YYYYMMDD-HHMMSS-mmm>-<pipeline>`, the name made safe for a file name and cut at {@link RUN_NAME_LIMIT} characters. */
+export function newRunId(pipeline: string, now = new Date()): string {
   const name = pipeline.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, RUN_NAME_LIMIT) || 'pipeline';
-  return join(base, '.orchestra', 'runs', `${stamp(now)}-${name}`);
+  return `${stamp(now)}-${name}`;
+}
+
+/** The default run directory: `.orchestra/runs/<run id>` under `base` (see {@link newRunId}). */
+export function defaultLogsRoot(pipeline: string, base = process.cwd(), now = new Date()): string {
+  return join(base, '.orchestra', 'runs', newRunId(pipeline, now));
 }
 
 /** The next run directory for a `loop_restart`: `<dir>-restart-1`, then `-restart-2`, ... */

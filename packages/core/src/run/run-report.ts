@@ -8,6 +8,7 @@ import { isProcessAlive } from '../os/process-identity.js';
 import { parsePipelineSource } from '../dot/parse-pipeline-source.js';
 import { exitGateJump } from '../engine/decide.js';
 import type { Graph } from '../graph/model.js';
+import type { RunStore } from '../engine/store/run-store.js';
 import { FileRunStore } from './file-run-store.js';
 
 /**
@@ -18,9 +19,9 @@ import { FileRunStore } from './file-run-store.js';
  */
 export type RunState = 'completed' | 'failed' | 'parked' | 'running' | 'stopped' | 'restarted';
 
-/** Everything `orchestra status` (and the server) reads of a run directory, without taking its lease. */
+/** Everything `orchestra status` (and the server) reads of a run, without taking its lease. */
 export interface RunReport {
-  /** The run directory. */
+  /** Where the run is kept: its directory with the file store ({@link RunStore.location}). */
   dir: string;
   manifest: Manifest;
   checkpoint: Checkpoint | undefined;
@@ -46,8 +47,8 @@ function stateOf(status: RestoredRun['state']['status'], ownerAlive: boolean): R
  * refuse it; undefined when the run keeps no copy
  * (a library run given its graph).
  */
-function pipelineGraph(store: FileRunStore, manifest: Manifest): Graph | undefined {
-  const source = store.readSource();
+async function pipelineGraph(store: RunStore, manifest: Manifest): Promise<Graph | undefined> {
+  const source = await store.readSource();
   if (source === undefined) return undefined;
   checkPipelineHash(store.location, manifest, source);
   const { graph } = parsePipelineSource(source, `${store.location}/pipeline.dot`);
@@ -55,16 +56,22 @@ function pipelineGraph(store: FileRunStore, manifest: Manifest): Graph | undefin
   return graph;
 }
 
-/** Reads a run directory's state: the checkpoint and journal folded by `restore`, the lease holder, pending questions and answers. */
-export async function readRunReport(root: string): Promise<RunReport> {
-  const store = new FileRunStore(root);
-  const manifest = store.readManifest();
-  const checkpoint = store.readCheckpoint();
-  const journal = store.readJournal();
+/**
+ * Reads where a run stands: the checkpoint and journal folded by `restore`,
+ * the lease holder, pending questions and answers. `run` is a run directory
+ * or the store holding the run. Throws `CheckpointError` for a run resume
+ * would refuse.
+ */
+export async function readRunReport(run: string | RunStore): Promise<RunReport> {
+  const store = typeof run === 'string' ? new FileRunStore(run) : run;
+  const root = store.location;
+  const manifest = await store.readManifest();
+  const checkpoint = await store.readCheckpoint();
+  const journal = await store.readJournal();
   if (journal.problem) throw new CheckpointError(`${root}: ${journal.problem}`);
-  const graph = pipelineGraph(store, manifest);
+  const graph = await pipelineGraph(store, manifest);
   const restored = restore(checkpoint, journal.entries, manifest.start_node, graph && new Set(graph.nodes.keys()), {}, graph && exitGateJump(graph));
-  const holder = store.leaseHolder();
+  const holder = await store.leaseHolder();
   const owner = holder ? { ...holder, alive: isProcessAlive(holder.pid, holder.start_time, holder.host) } : undefined;
   const state = stateOf(restored.state.status, owner?.alive === true);
   return {

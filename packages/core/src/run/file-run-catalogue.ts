@@ -1,0 +1,92 @@
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { OrchestraError } from '../errors.js';
+import { RunLockedError } from '../engine/store/store-errors.js';
+import { isProcessAlive } from '../os/process-identity.js';
+import { checkStageFileName } from './file-stage-store.js';
+import { FileRunStore, newRunId, type FileRunStoreOptions } from './file-run-store.js';
+import type { CreateRunOptions, RunCatalogue, RunListing } from './run-catalogue.js';
+import { readRunReport } from './run-report.js';
+import { RUN_FILES } from './run-files.js';
+
+/** Refuses an id that cannot name a run directory in the catalogue (one path segment). */
+function checkRunId(id: string): void {
+  try {
+    checkStageFileName(id);
+  } catch {
+    throw new OrchestraError('ORCH_RUN_NOT_FOUND', `${JSON.stringify(id)} cannot be a run's id (one path segment, not . or ..)`);
+  }
+}
+
+/**
+ * A directory of run directories (`orchestra serve --runs-dir`,
+ * `.orchestra/runs`, `<project>/runs`): run `id` is `<directory>/<id>`, a
+ * {@link FileRunStore}. A directory counts as a run once it has its manifest.
+ */
+export class FileRunCatalogue implements RunCatalogue {
+  /** Ids handed out by {@link create} in this process, so two runs started at once get two. */
+  private readonly reserved = new Set<string>();
+
+  constructor(
+    readonly location: string,
+    private readonly options: FileRunStoreOptions = {},
+  ) {}
+
+  create(name: string, options: CreateRunOptions = {}): FileRunStore {
+    if (options.id !== undefined) {
+      checkRunId(options.id);
+      const store = this.store(options.id);
+      if (store.exists()) throw new OrchestraError('ORCH_RUN_EXISTS', `${store.location} already holds a run; resume it with \`orchestra resume ${store.location}\` or choose another --logs-dir`);
+      return store;
+    }
+    const base = newRunId(name, options.now);
+    let id = base;
+    for (let n = 2; this.reserved.has(id) || existsSync(join(this.location, id)); n += 1) id = `${base}-${n}`;
+    this.reserved.add(id);
+    return this.store(id);
+  }
+
+  open(id: string): FileRunStore {
+    checkRunId(id);
+    const store = this.store(id);
+    if (!store.exists()) throw new OrchestraError('ORCH_RUN_NOT_FOUND', `no run ${JSON.stringify(id)} in ${this.location}`);
+    return store;
+  }
+
+  async list(): Promise<RunListing[]> {
+    const out: (RunListing & { started: string })[] = [];
+    for (const id of this.ids()) {
+      try {
+        const report = await readRunReport(this.store(id));
+        out.push({ id, report, started: report.manifest.started_at });
+      } catch (error) {
+        out.push({ id, problem: error instanceof Error ? error.message : String(error), started: '' });
+      }
+    }
+    out.sort((a, b) => b.started.localeCompare(a.started) || b.id.localeCompare(a.id));
+    return out.map(({ started: _started, ...listing }) => listing);
+  }
+
+  remove(id: string): void {
+    const store = this.open(id);
+    const holder = store.leaseHolder();
+    if (holder && isProcessAlive(holder.pid, holder.start_time, holder.host)) throw new RunLockedError(store.location, holder);
+    rmSync(store.location, { recursive: true, force: true });
+    this.reserved.delete(id);
+  }
+
+  /** The ids of the run directories it holds (those with a manifest). */
+  private ids(): string[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.location);
+    } catch {
+      return [];
+    }
+    return names.filter((name) => existsSync(join(this.location, name, RUN_FILES.manifest)));
+  }
+
+  private store(id: string): FileRunStore {
+    return new FileRunStore(join(this.location, id), this.options);
+  }
+}
