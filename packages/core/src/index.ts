@@ -126,3 +126,5 @@ export { ConsoleInterviewer, type ConsoleStreams } from './human/console-intervi
 export { collect, formatValuePath, parseValuePath, resolveContextPath, type Located, type PathSegment, type ValuePath } from './text/value-path.js';
 export { createWaitHumanHandler } from './handlers/wait-human-handler.js';
 export { RecordedAnswersInterviewer, answerForQuestion, recordAnswer, type RecordAnswerOptions } from './human/park.js';
+
+export * from './supervisor/index.js';

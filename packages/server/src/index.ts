@@ -11,11 +11,11 @@ export { startServer, isLoopback, type RunningServer, type ServerOptions } from 
 export { createApp, type AppOptions } from './http/app.js';
 export { AllowedHosts, LOOPBACK_HOSTS, parseHostPort, type HostEntry } from './http/allowed-hosts.js';
 export { ServerRuns, type BackendFactory, type BackendRequest, type RunQuestion, type ServerRunsOptions, type StartRunRequest } from './runs/server-runs.js';
-export { ApiError, type ErrorStatus } from './runs/api-error.js';
+export { ApiError, type ErrorStatus } from './http/api-error.js';
+export { apiErrorOf } from './http/errors.js';
+/** The backends a server refuses without --allow-tools (from @orchestra/core, for the CLI's flag checks). */
+export { TOOL_BACKENDS } from '@orchestra/core';
 export type { QuestionJson, RunSummary } from './runs/run-summary.js';
-export { RunEventLog, type EventListener, type FollowStart, type LoggedEvent } from './runs/run-event-log.js';
-export { WebInterviewer, type AnswerRefusal, type PendingQuestion } from './runs/web-interviewer.js';
-export { TOOL_BACKENDS, commandUses, type CommandUse } from './runs/tool-refusal.js';
 export { TOKEN_COOKIE } from './http/auth.js';
 export { DEFAULT_MAX_STREAM_QUEUE_BYTES, HEARTBEAT_MS } from './http/event-stream.js';
 export { DEFAULT_MAX_BODY_BYTES } from './http/schemas.js';

@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventStream } from '../src/http/event-stream.js';
-import { RunEventLog } from '../src/runs/run-event-log.js';
+import { RunEventLog } from '@orchestra/core';
 
 /** An app serving one log's event stream, as the API's route does. */
 function streamApp(log: RunEventLog, limits: { heartbeatMs?: number; maxQueueBytes: number }): Hono {

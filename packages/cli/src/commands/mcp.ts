@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { RunLauncher, createMcpServer, serveStdio } from '@orchestra/chat';
-import { escapeControl, pathProblem } from '@orchestra/core';
+import { TOOL_BACKENDS, escapeControl, pathProblem } from '@orchestra/core';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { abortOnSignals } from '../interrupt.js';
@@ -33,7 +33,6 @@ export async function mcpCommand(flags: McpFlags, io: CliIO): Promise<number> {
     io.stderr(`orchestra: ${models}\n`);
     return ExitCode.usage;
   }
-  const { TOOL_BACKENDS } = await import('@orchestra/server');
   if (flags.backend !== undefined && !flags.allowTools && TOOL_BACKENDS.has(flags.backend)) {
     io.stderr(`orchestra: --backend ${flags.backend} lets models run commands on this machine: add --allow-tools to offer it\n`);
     return ExitCode.usage;

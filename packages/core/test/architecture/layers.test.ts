@@ -22,6 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['handlers'],
   ['run'],
   ['runner'],
+  ['supervisor'],
   ['index.ts'],
 ];
 

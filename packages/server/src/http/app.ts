@@ -1,13 +1,12 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { diagnosticToJson, FileRunStore, OrchestraError, loadPipeline, sortDiagnostics } from '@orchestra/core';
-import { ApiError } from '../runs/api-error.js';
+import { diagnosticToJson, loadPipeline, sortDiagnostics } from '@orchestra/core';
 import type { ServerRuns } from '../runs/server-runs.js';
 import { questionJson } from '../runs/run-summary.js';
 import { AllowedHosts, LOOPBACK_HOSTS } from './allowed-hosts.js';
 import { requireToken } from './auth.js';
-import { errorResponse, jsonBody, parseInput } from './errors.js';
+import { apiErrorOf, errorResponse, jsonBody, parseInput } from './errors.js';
 import { DEFAULT_MAX_STREAM_QUEUE_BYTES, eventStream, HEARTBEAT_MS } from './event-stream.js';
 import { guardChanges, guardHost } from './request-guard.js';
 import { runPicture } from './run-picture.js';
@@ -50,10 +49,8 @@ function idParam(c: Context, name = 'id'): string {
 export function createApp(runs: ServerRuns, options: AppOptions = {}): Hono {
   const app = new Hono();
   app.onError((error, c) => {
-    if (error instanceof ApiError) return errorResponse(c, error.status, error.code, error.message, error.details);
-    // A run whose files cannot be used (a damaged checkpoint): the request was fine, the run is not.
-    if (error instanceof OrchestraError) return errorResponse(c, 422, error.code, error.message);
-    return errorResponse(c, 500, 'ORCH_INTERNAL', `internal error: ${error instanceof Error ? error.message : String(error)}`);
+    const api = apiErrorOf(error);
+    return errorResponse(c, api.status, api.code, api.message, api.details);
   });
   app.notFound((c) => errorResponse(c, 404, 'ORCH_NOT_FOUND', `no such endpoint: ${c.req.method} ${c.req.path}`));
   // Requests meant for another server, or another site's page changing things, are refused first (docs/security.md).
@@ -112,7 +109,7 @@ export function createApp(runs: ServerRuns, options: AppOptions = {}): Hono {
     return c.json(await runs.answer(id, qid, body.answer));
   });
   app.get('/pipelines/:id/checkpoint', async (c) => {
-    const checkpoint = new FileRunStore(runs.directory(idParam(c))).readCheckpoint();
+    const checkpoint = await runs.checkpoint(idParam(c));
     return c.json({ checkpoint: checkpoint ?? null });
   });
   app.get('/pipelines/:id/context', async (c) => {

@@ -1,4 +1,4 @@
-import type { RunEventLog } from '../runs/run-event-log.js';
+import type { RunEventLog } from '@orchestra/core';
 import { endFrame, formatFrame, HEARTBEAT_FRAME, helloFrame, sharedFrame } from './sse-frames.js';
 
 /** How much one client's event stream may hold, and how it is kept open. */

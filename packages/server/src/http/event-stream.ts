@@ -1,6 +1,6 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
-import type { RunEventLog } from '../runs/run-event-log.js';
+import type { RunEventLog } from '@orchestra/core';
 import { EventStreamClient, type EventStreamLimits } from './event-stream-client.js';
 
 /** Default time between heartbeat comments on an idle stream (proxies and browsers keep it open). */

@@ -1,7 +1,7 @@
-import { FileRunStore, loadPipeline } from '@orchestra/core';
+import { loadPipeline } from '@orchestra/core';
 import { nodeStates } from '../render/node-states.js';
 import { renderPipelineSvg } from '../render/pipeline-picture.js';
-import { ApiError } from '../runs/api-error.js';
+import { ApiError } from './api-error.js';
 import type { ServerRuns } from '../runs/server-runs.js';
 
 /**
@@ -11,7 +11,7 @@ import type { ServerRuns } from '../runs/server-runs.js';
  */
 export async function runPicture(runs: ServerRuns, id: string): Promise<string> {
   const report = await runs.report(id);
-  const source = new FileRunStore(report.dir).readSource();
+  const source = await runs.source(id);
   const loaded = source !== undefined ? loadPipeline(source, { file: `${id}/pipeline.dot` }) : undefined;
   if (!loaded?.graph) throw new ApiError(422, 'ORCH_NO_PIPELINE', `run ${id} keeps no readable copy of its pipeline to draw`);
   const { state } = report.restored;

@@ -1,4 +1,4 @@
-import type { LoggedEvent } from '../runs/run-event-log.js';
+import type { LoggedEvent } from '@orchestra/core';
 
 const encoder = new TextEncoder();
 /** Each live event's frame, made once for all the streams that send it. */

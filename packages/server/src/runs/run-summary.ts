@@ -1,8 +1,7 @@
 import { basename, dirname } from 'node:path';
-import { ConversationProgressSchema, type JsonValue, type RunReport } from '@orchestra/core';
+import { ConversationProgressSchema, type JsonValue, type PendingQuestion, type RunReport } from '@orchestra/core';
 import type { ConversationJson, QuestionJson, RunSummary } from '../api-types.js';
 export type { ConversationJson, QuestionJson, RunSummary } from '../api-types.js';
-import type { PendingQuestion } from './web-interviewer.js';
 
 /** The conversations under way in a run, from the progress its interactive nodes saved. */
 function conversationsOf(progress: Record<string, JsonValue>): ConversationJson[] {

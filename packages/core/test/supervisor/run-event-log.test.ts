@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '@orchestra/core';
-import { RunEventLog, type LoggedEvent } from '../src/runs/run-event-log.js';
+import type { RunEvent } from '../../src/index.js';
+import { RunEventLog, type LoggedEvent } from '../../src/supervisor/run-event-log.js';
 
 const at = '2026-11-25T00:00:00.000Z';
 const delta = (text: string, turn = 1): RunEvent => ({ type: 'llm.delta', nodeId: 'chat', text, turn, at });

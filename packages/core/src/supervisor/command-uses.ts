@@ -1,9 +1,10 @@
-import { resolveHandlerType, type Graph } from '@orchestra/core';
+import { resolveHandlerType } from '../graph/handler-types.js';
+import type { Graph } from '../graph/model.js';
 
-/** Handler types that run commands or read files on the server's machine. */
+/** Handler types that run commands or read files on the machine that runs them. */
 const COMMAND_TYPES: ReadonlySet<string> = new Set(['tool', 'pipeline', 'stack.manager_loop']);
 
-/** A part of a pipeline that would run commands (or read files) where the server runs. */
+/** A part of a pipeline that would run commands (or read files) on the machine that runs it. */
 export interface CommandUse {
   nodeId: string | null;
   what: string;
@@ -18,7 +19,7 @@ function isHookKey(key: string): boolean {
 /** LLM stage backends that give the model tools of its own (files, commands) or run a configured command. */
 export const TOOL_BACKENDS: ReadonlySet<string> = new Set(['agent', 'cli']);
 
-/** Node attributes that name files on the server's machine (phased stages' schema and checks; `zod:` schemas are code). */
+/** Node attributes that name files on the machine (phased stages' schema and checks; `zod:` schemas are code). */
 function namedFile(key: string, value: string): boolean {
   if (key === 'output.schema') return value.trim() !== '' && !value.trim().startsWith('zod:');
   return key === 'output.checks' && value.trim() !== '';
@@ -26,11 +27,11 @@ function namedFile(key: string, value: string): boolean {
 
 /**
  * What in a pipeline runs shell commands or reads files by path on the
- * server's machine: tool nodes, sub-pipelines and manager loops,
+ * machine that runs it: tool nodes, sub-pipelines and manager loops,
  * `tool_hooks.*` attributes (graph or node), LLM stages on the `agent` or
  * `cli` backend or given `agent.tools`, and files a phased stage names
- * (`output.schema`, `output.checks`). A server refuses such a pipeline
- * unless it was started with `--allow-tools`.
+ * (`output.schema`, `output.checks`). A server (or a chat) refuses such a
+ * pipeline unless it was started with `--allow-tools`.
  */
 export function commandUses(graph: Graph): CommandUse[] {
   const uses: CommandUse[] = [];

@@ -1,4 +1,4 @@
-import { TRANSIENT_EVENT_TYPES, type RunEvent } from '@orchestra/core';
+import { TRANSIENT_EVENT_TYPES, type RunEvent } from '../engine/events.js';
 
 /**
  * One event as the stream delivers it: `id` is the event's line number in

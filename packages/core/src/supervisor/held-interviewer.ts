@@ -1,6 +1,9 @@
-import { AnswerLater, answerForQuestion, timeoutAnswer, type Answer, type AskOptions, type Interviewer, type Question } from '@orchestra/core';
+import { AnswerLater } from '../engine/answer-later.js';
+import { timeoutAnswer, type Answer, type Question } from '../engine/question.js';
+import { answerForQuestion } from '../human/park.js';
+import type { AskOptions, Interviewer } from '../human/interviewer.js';
 
-/** A question a run waits for, as the HTTP API shows it. */
+/** A question a run waits for, held until it is answered. */
 export interface PendingQuestion {
   /** Unique within the run: `<node id>.<n>`, n counting the questions the run has asked, also before a resume (never reused). */
   id: string;
@@ -18,13 +21,14 @@ interface Waiting extends PendingQuestion {
 }
 
 /**
- * The interviewer of a run the server drives: each question waits, pending,
- * until {@link answer} is called (the HTTP API), its `timeoutMs` runs out
- * (it then answers with the question's default, else TIMEOUT), or the run's
- * signal gives up (a node timeout, a cancel). Parallel branches may wait at
- * the same time.
+ * The interviewer of a run a {@link RunSupervisor} drives for somebody not
+ * at a terminal (a web page, a chat, an MCP client): each question waits,
+ * pending, until {@link HeldInterviewer.answer} is called, its `timeoutMs`
+ * runs out (it then answers with the question's default, else TIMEOUT), or
+ * the run's signal gives up (a node timeout, a cancel). Parallel branches may
+ * wait at the same time.
  */
-export class WebInterviewer implements Interviewer {
+export class HeldInterviewer implements Interviewer {
   private readonly waiting = new Map<string, Waiting>();
   private asked: number;
 

@@ -1,0 +1,420 @@
+import { hasErrors } from '../diagnostics/diagnostic.js';
+import { OrchestraError } from '../errors.js';
+import type { RunEvent } from '../engine/events.js';
+import type { RunResult } from '../engine/run-result.js';
+import { readPendingQuestions, readRecordedAnswers } from '../engine/store/pending-questions.js';
+import type { RunStore } from '../engine/store/run-store.js';
+import type { Graph } from '../graph/model.js';
+import { recordAnswer } from '../human/park.js';
+import { loadPipeline } from '../pipeline/pipeline-loader.js';
+import type { RunCatalogue, RunListing } from '../run/run-catalogue.js';
+import { RecordedRunOptionsSchema, type RecordedRunOptions } from '../run/recorded-run-options.js';
+import { readRunReport, type RunReport } from '../run/run-report.js';
+import { resumePipeline } from '../runner/resume-pipeline.js';
+import { runPipeline } from '../runner/run-pipeline.js';
+import { launchRun, type ActiveRun, type QuestionPolicy, type RunWork } from './active-run.js';
+import type { PendingQuestion } from './held-interviewer.js';
+import { followRecordedEvents } from './recorded-events.js';
+import { RunEventLog } from './run-event-log.js';
+import { RunRefusal, RunUnreadableError } from './run-refusal.js';
+import { invalidPipeline, plainSetup, type RunSetup, type RunSetupHook } from './run-setup.js';
+
+/** Options of a {@link RunSupervisor}. */
+export interface RunSupervisorOptions {
+  /** Where its runs are kept. */
+  catalogue: RunCatalogue;
+  /** Checks and equips each run before it starts or resumes (default: simulated runs get the simulation, nothing else). */
+  setup?: RunSetupHook;
+  /** Where tool commands of new runs run (default: the process's working directory); a resumed run keeps its own. */
+  workdir?: string;
+  /** Passed to the engine (tests use 0). */
+  checkpointIntervalMs?: number;
+  /** What the runs' `questions` notice carries (a web API's JSON shape); default the pending questions as they are. */
+  questionsNotice?: (pending: PendingQuestion[]) => unknown;
+}
+
+/** A run to start. */
+export interface StartRunRequest {
+  /** The pipeline's DOT text. */
+  source: string;
+  /** A name for the pipeline in messages (`name:line:col`), default `pipeline.dot`. */
+  file?: string;
+  /** The pipeline's file, recorded in the manifest (and where files it names are found); absent for text given directly. */
+  sourceFile?: string;
+  /** The pipeline already loaded from `source` (a caller that printed its diagnostics); loaded here otherwise. */
+  graph?: Graph;
+  /** Initial context values. */
+  context?: Record<string, unknown>;
+  /** How the run behaves, recorded in its manifest so a resume continues it the same way. */
+  options?: RecordedRunOptions;
+  /** The run's id in the catalogue (`--logs-dir`); a new one otherwise. */
+  id?: string;
+}
+
+/** How the caller takes part in a run it starts or resumes. */
+export interface RunAttachment {
+  /** Who answers its questions (default `hold`: they wait for {@link RunSupervisor.answer}). */
+  questions?: QuestionPolicy;
+  /** Told about every event. */
+  onEvent?: (event: RunEvent) => void;
+  /** Stops the run at its next safe point when aborted (as {@link RunSupervisor.cancel} does). */
+  signal?: AbortSignal;
+  /** How phased stages without `agent.mode` hold their Discuss phase (default: as the run records it, else direct). */
+  phasedMode?: 'direct' | 'interactive';
+  /** Where a resumed run's tool commands run (default: where it started). */
+  workdir?: string;
+}
+
+/** A run a supervisor drives. */
+export interface SupervisedRun {
+  /** Its id now (a `loop_restart` moves it on to the run that continues it). */
+  readonly id: string;
+  /** Its store now. */
+  readonly store: RunStore;
+  /** Resolves when its process stops: how it ended (rejects with what stopped it, a full disk say). */
+  readonly done: Promise<RunResult>;
+}
+
+/** A question a run waits for: `live` (held by this supervisor: answering continues the run at once) or `parked` (recorded in the run). */
+export interface RunQuestion extends PendingQuestion {
+  source: 'live' | 'parked';
+}
+
+/** Where a run stands: its report, and what the supervisor knows of it. */
+export interface RunStanding {
+  id: string;
+  report: RunReport;
+  /** Driven by this supervisor now. */
+  live: boolean;
+  questions: RunQuestion[];
+  /** What stopped it after it started here (a full disk), if something did. */
+  error?: string;
+}
+
+/** What {@link RunSupervisor.answer} did. */
+export interface AnswerResult {
+  id: string;
+  value: string;
+  label?: string;
+  /** The run was parked and goes on now (every question it waits for answered). */
+  resumed: boolean;
+  /** A recorded answer replaced an earlier one. */
+  replaced?: boolean;
+}
+
+function recordedOptions(value: unknown): RecordedRunOptions {
+  const parsed = RecordedRunOptionsSchema.safeParse(value ?? {});
+  return parsed.success ? parsed.data : {};
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+const ENDED: ReadonlySet<string> = new Set(['completed', 'failed', 'restarted']);
+
+/**
+ * Starts, follows, parks, answers and resumes the runs of one catalogue:
+ * the run lifecycle every front end (the CLI, the server, chat, MCP) goes
+ * through. Runs are ordinary runs of the catalogue (`orchestra status`,
+ * `answer` and `resume` work on them). A run's questions are held until
+ * answered, parked, or asked by an interviewer the caller gives. Refusals
+ * are {@link RunRefusal}s (and the engine's `OrchestraError`s) with stable
+ * codes; a run whose records cannot be read is a {@link RunUnreadableError}.
+ */
+export class RunSupervisor {
+  private readonly active = new Map<string, ActiveRun>();
+  private readonly crashed = new Map<string, string>();
+  private readonly setup: RunSetupHook;
+
+  constructor(readonly options: RunSupervisorOptions) {
+    this.setup = options.setup ?? plainSetup;
+  }
+
+  /** Where its runs are kept. */
+  get catalogue(): RunCatalogue {
+    return this.options.catalogue;
+  }
+
+  /** Loads (unless given), checks and starts a pipeline; resolves once the run has started (its first event). */
+  async start(request: StartRunRequest, attach: RunAttachment = {}): Promise<SupervisedRun> {
+    const file = request.file ?? 'pipeline.dot';
+    let graph = request.graph;
+    let diagnostics = [] as ReturnType<typeof loadPipeline>['diagnostics'];
+    if (!graph) {
+      const loaded = loadPipeline(request.source, { file });
+      if (!loaded.ok || !loaded.graph) throw invalidPipeline(file, loaded.diagnostics);
+      graph = loaded.graph;
+      diagnostics = loaded.diagnostics;
+    }
+    const options = request.options ?? {};
+    const setup = await this.setup({ graph, file, diagnostics, options, how: 'start' });
+    const store = await this.options.catalogue.create(graph.name, request.id !== undefined ? { id: request.id } : {});
+    if (this.active.has(store.runId)) throw new RunRefusal('ORCH_RUN_ACTIVE', `run ${store.runId} is running in this process already`);
+    const phasedMode = attach.phasedMode ?? options.phased_mode ?? 'direct';
+    const g = graph;
+    return this.launch(store, new RunEventLog(), 0, attach, (signal, onEvent, interviewer) =>
+      runPipeline(g, {
+        ...(setup.backend ? { backend: setup.backend } : {}),
+        interviewer,
+        store,
+        initialContext: request.context ?? {},
+        source: request.source,
+        sourceFile: request.sourceFile ?? file,
+        signal,
+        onEvent,
+        runOptions: { ...options },
+        phasedMode,
+        ...(this.options.workdir ? { workdir: this.options.workdir } : {}),
+        ...(this.options.checkpointIntervalMs !== undefined ? { checkpointIntervalMs: this.options.checkpointIntervalMs } : {}),
+      }),
+    );
+  }
+
+  /** Continues a stopped or parked run with the options it started with; refused when it runs here or elsewhere, or has ended. */
+  async resume(id: string, attach: RunAttachment = {}): Promise<SupervisedRun> {
+    return this.launchResume(await this.prepareResume(id), attach);
+  }
+
+  /** Stops a run this supervisor drives at its next safe point (it stays resumable); resolves once it stopped. */
+  async cancel(id: string, reason = 'cancelled'): Promise<void> {
+    const run = this.active.get(id);
+    if (!run) {
+      const report = await this.report(id);
+      if (report.owner?.alive) {
+        throw new RunRefusal('ORCH_RUN_LOCKED', `run ${id} is driven by process ${report.owner.pid} on ${report.owner.host}, not by this one; stop it there`, {
+          owner: { pid: report.owner.pid, host: report.owner.host, since: report.owner.acquired_at },
+        });
+      }
+      throw new RunRefusal('ORCH_RUN_NOT_RUNNING', `run ${id} is not running (it is ${report.state})`, { state: report.state });
+    }
+    run.controller.abort(new Error(reason));
+    await run.done;
+  }
+
+  /** Where run `id` stands. */
+  async view(id: string, report?: RunReport): Promise<RunStanding> {
+    const active = this.active.get(id);
+    report ??= await this.report(id);
+    const error = this.crashed.get(id);
+    return { id, report, live: active !== undefined, questions: await this.questionsOf(id, report), ...(error !== undefined ? { error } : {}) };
+  }
+
+  /** Every run of the catalogue, newest first; one that cannot be read says why. */
+  async list(): Promise<(RunStanding | { id: string; problem: string })[]> {
+    const listings: RunListing[] = await this.options.catalogue.list();
+    const out: (RunStanding | { id: string; problem: string })[] = [];
+    for (const listing of listings) out.push('report' in listing ? await this.view(listing.id, listing.report) : listing);
+    return out;
+  }
+
+  /** The questions run `id` waits for. */
+  async questions(id: string): Promise<RunQuestion[]> {
+    return this.questionsOf(id, this.active.has(id) ? undefined : await this.report(id));
+  }
+
+  /**
+   * Answers a question: a live run's goes straight to the waiting node; a
+   * parked run's is recorded (as `orchestra answer` does) and, with `resume`
+   * (the default) once every question it waits for has an answer, the run is
+   * resumed here, after checking the resume would be accepted (nothing is
+   * recorded for one that would not).
+   */
+  async answer(id: string, questionId: string | undefined, text: string, options: { resume?: boolean; replace?: boolean } = {}): Promise<AnswerResult> {
+    const run = this.active.get(id);
+    if (run) {
+      const pending = run.held.pending();
+      const target = questionId ?? (pending.length === 1 ? pending[0]?.id : undefined);
+      if (target === undefined) throw new RunRefusal('ORCH_NOT_PENDING', pending.length === 0 ? `run ${id} waits for no answer` : `several questions are pending (${pending.map((p) => p.id).join(', ')}); choose one`);
+      const answered = run.held.answer(target, text);
+      if ('reason' in answered) throw new RunRefusal(answered.reason === 'invalid' ? 'ORCH_BAD_ANSWER' : 'ORCH_NOT_PENDING', answered.message);
+      return { id: target, value: answered.value, ...(answered.selectedOption ? { label: answered.selectedOption.label } : {}), resumed: false };
+    }
+    const report = await this.report(id);
+    if (report.state !== 'parked') {
+      if (report.owner?.alive) {
+        throw new RunRefusal('ORCH_RUN_LOCKED', `run ${id} is driven by process ${report.owner.pid} on ${report.owner.host}; answer it there`, {
+          owner: { pid: report.owner.pid, host: report.owner.host, since: report.owner.acquired_at },
+        });
+      }
+      throw new RunRefusal('ORCH_NOT_PENDING', `${questionId === undefined ? 'no question' : `question ${JSON.stringify(questionId)}`} is pending: run ${id} waits for no answer (it is ${report.state})`);
+    }
+    const resume = options.resume !== false;
+    // What would stop the resume is found before the answer is recorded.
+    const prepared = resume ? await this.prepareResume(id) : undefined;
+    const store = await this.options.catalogue.open(id);
+    const lease = await store.acquire();
+    let recorded: Awaited<ReturnType<typeof recordAnswer>>;
+    try {
+      recorded = await recordAnswer(store, text, { ...(questionId !== undefined ? { id: questionId } : {}), ...(options.replace ? { replace: true } : {}) });
+    } finally {
+      await lease.release();
+    }
+    if (typeof recorded === 'string') {
+      const notPending = (questionId !== undefined && !report.pending.some((p) => p.id === questionId)) || recorded.includes('already has an answer') || recorded.includes('several questions');
+      throw new RunRefusal(notPending ? 'ORCH_NOT_PENDING' : 'ORCH_BAD_ANSWER', recorded);
+    }
+    const answers = await readRecordedAnswers(store);
+    const complete = (await readPendingQuestions(store)).every((p) => answers[p.id] !== undefined);
+    if (prepared && complete) await this.launchResume(prepared, {});
+    return {
+      id: recorded.id,
+      value: recorded.answer.value,
+      ...(recorded.answer.selectedOption ? { label: recorded.answer.selectedOption.label } : {}),
+      resumed: prepared !== undefined && complete,
+      ...(recorded.replaced ? { replaced: true } : {}),
+    };
+  }
+
+  /** The events of a run: live for a run this supervisor drives, followed from its store for one another process drives, else as recorded. */
+  async events(id: string): Promise<RunEventLog> {
+    const active = this.active.get(id);
+    if (active) return active.log;
+    const report = await this.report(id);
+    return followRecordedEvents(await this.options.catalogue.open(id), report.owner?.alive === true);
+  }
+
+  /**
+   * Stops every run it drives and waits for them: a run waiting for an
+   * answer parks with its questions pending (so `orchestra answer` and
+   * `orchestra resume` work on it, as does a supervisor started later); any
+   * other stops at its next safe point. Each stays resumable. A run still
+   * busy after `graceMs` (a parallel branch that goes on) is stopped.
+   */
+  async stopAll(graceMs = 5000, reason = 'shutting down'): Promise<void> {
+    const runs = [...this.active.values()];
+    for (const run of runs) {
+      if (run.held.parkAll() === 0) run.controller.abort(new Error(reason));
+    }
+    const timer = setTimeout(() => {
+      for (const run of runs) run.controller.abort(new Error(reason));
+    }, graceMs);
+    try {
+      await Promise.all(runs.map((r) => r.done));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Whether this supervisor drives run `id` now. */
+  isActive(id: string): boolean {
+    return this.active.has(id);
+  }
+
+  /** Everything `orchestra status` reads of run `id`; a run that cannot be read is a {@link RunUnreadableError}. */
+  async report(id: string): Promise<RunReport> {
+    const store = await this.options.catalogue.open(id);
+    try {
+      return await readRunReport(store);
+    } catch (error) {
+      if (error instanceof OrchestraError) throw new RunUnreadableError(id, error);
+      throw error;
+    }
+  }
+
+  /** The store of run `id` (`ORCH_RUN_NOT_FOUND` when the catalogue has none). */
+  async store(id: string): Promise<RunStore> {
+    return this.active.get(id)?.store ?? (await this.options.catalogue.open(id));
+  }
+
+  private async questionsOf(id: string, report: RunReport | undefined): Promise<RunQuestion[]> {
+    const active = this.active.get(id);
+    if (active) return active.held.pending().map((q) => ({ ...q, source: 'live' as const }));
+    if (!report || report.state !== 'parked') return [];
+    return report.pending.map((p) => ({ id: p.id, question: p.question, askedAt: p.asked_at, source: 'parked' as const }));
+  }
+
+  /**
+   * Everything a resume needs, checked before anything is written: the run
+   * can be continued (not live here or elsewhere, not ended), its pipeline
+   * is acceptable to this supervisor's setup, and its stages are equipped.
+   */
+  private async prepareResume(id: string): Promise<{ store: RunStore; setup: RunSetup; options: RecordedRunOptions }> {
+    if (this.active.has(id)) throw new RunRefusal('ORCH_RUN_ACTIVE', `run ${id} is running in this process already`);
+    const report = await this.report(id);
+    if (report.owner?.alive) {
+      throw new RunRefusal('ORCH_RUN_LOCKED', `run ${id} is driven by process ${report.owner.pid} on ${report.owner.host}; stop it there first`, {
+        owner: { pid: report.owner.pid, host: report.owner.host, since: report.owner.acquired_at },
+      });
+    }
+    if (ENDED.has(report.state)) throw new RunRefusal('ORCH_RUN_ENDED', `run ${id} has ended (${report.state}); there is nothing to resume`, { state: report.state });
+    const store = await this.options.catalogue.open(id);
+    const options = recordedOptions(report.manifest.run_options);
+    const source = await store.readSource();
+    const loaded = source !== undefined ? loadPipeline(source, { file: `${id}/pipeline.dot` }) : undefined;
+    if (!loaded?.graph || hasErrors(loaded.diagnostics)) throw new RunRefusal('ORCH_CHECKPOINT', `run ${id} keeps no readable copy of its pipeline; it cannot be resumed here`);
+    const setup = await this.setup({ graph: loaded.graph, file: `${id}/pipeline.dot`, diagnostics: [], options, how: 'resume' });
+    return { store, setup, options };
+  }
+
+  private async launchResume({ store, setup, options }: Awaited<ReturnType<RunSupervisor['prepareResume']>>, attach: RunAttachment): Promise<SupervisedRun> {
+    const recorded = await store.readEvents();
+    // Held question ids go on from the questions asked before (answered or not), so an answer meant for one asked before never lands on a new one.
+    const asked = recorded.filter((line) => line.includes('"type":"interview.started"')).length;
+    const phasedMode = attach.phasedMode ?? options.phased_mode ?? 'direct';
+    const workdir = attach.workdir ?? this.options.workdir;
+    return this.launch(store, new RunEventLog(recorded), asked, attach, (signal, onEvent, interviewer) =>
+      resumePipeline(store, {
+        ...(setup.backend ? { backend: setup.backend } : {}),
+        interviewer,
+        signal,
+        onEvent,
+        phasedMode,
+        ...(workdir ? { workdir } : {}),
+        ...(this.options.checkpointIntervalMs !== undefined ? { checkpointIntervalMs: this.options.checkpointIntervalMs } : {}),
+      }),
+    );
+  }
+
+  /** Starts `work` in `store` (tracked as active until it ends); resolves once it has emitted its first event, rejects with what stopped it before. */
+  private async launch(store: RunStore, log: RunEventLog, askedBefore: number, attach: RunAttachment, work: RunWork): Promise<SupervisedRun> {
+    const id = store.runId;
+    this.crashed.delete(id);
+    let settle: { resolve: (r: RunResult) => void; reject: (e: unknown) => void } | undefined;
+    const done = new Promise<RunResult>((resolve, reject) => (settle = { resolve, reject }));
+    done.catch(() => {}); // a caller that only follows events need not await it
+    const launched = launchRun(
+      {
+        id,
+        store,
+        log,
+        askedBefore,
+        questions: attach.questions ?? 'hold',
+        work,
+        ...(attach.onEvent ? { onEvent: attach.onEvent } : {}),
+        ...(attach.signal ? { signal: attach.signal } : {}),
+        ...(this.options.questionsNotice ? { questionsNotice: this.options.questionsNotice } : {}),
+      },
+      {
+        restarted: (run, previousId) => {
+          this.active.delete(previousId);
+          this.active.set(run.id, run);
+        },
+        ended: (run) => {
+          this.active.delete(run.id);
+          if (run.error !== undefined) {
+            this.crashed.set(run.id, messageOf(run.error));
+            settle?.reject(run.error);
+          } else settle?.resolve(run.result as RunResult);
+        },
+      },
+    );
+    this.active.set(id, launched.run);
+    try {
+      await launched.started;
+    } catch (error) {
+      this.crashed.delete(id); // it never started: the caller hears why, the run keeps no note of it
+      throw error;
+    }
+    const run = launched.run;
+    return {
+      get id() {
+        return run.id;
+      },
+      get store() {
+        return run.store;
+      },
+      done,
+    };
+  }
+}
