@@ -7,7 +7,8 @@
 export type { Diagnostic, EdgeRef, Severity, SourceLocation } from './diagnostics/diagnostic.js';
 export { hasErrors, sortDiagnostics } from './diagnostics/diagnostic.js';
 export { diagnosticToJson, formatDiagnostic } from './diagnostics/format-diagnostic.js';
-export { OrchestraError } from './errors.js';
+export { OrchestraError, isOrchestraError } from './errors.js';
+export { CORE_ERROR_CODES, type CoreErrorCode } from './error-codes.js';
 export { escapeControl, type EscapeOptions } from './text/escape-control.js';
 
 export type { Attributes, AttributeOrigin, AttributeSource, Graph, GraphEdge, GraphNode, HasAttributes } from './graph/model.js';

@@ -1,3 +1,4 @@
+import type { CoreErrorCode } from '../error-codes.js';
 import { OrchestraError } from '../errors.js';
 import { NODE_ID_PATTERN } from '../dot/build-graph.js';
 import { resolveHandlerType } from '../graph/handler-types.js';
@@ -8,9 +9,12 @@ import { validateOrRaise } from '../lint/validate.js';
 import type { Handler } from './handler.js';
 import type { HandlerRegistry } from './handler-registry.js';
 
+/** The codes of {@link MissingHandlerError}. */
+type MissingHandlerCode = Extract<CoreErrorCode, 'ORCH_NO_HANDLER' | 'ORCH_NO_BACKEND'>;
+
 /** Thrown before a run starts when a node has no handler. Code `ORCH_NO_HANDLER` (or `ORCH_NO_BACKEND` for LLM stages). */
-export class MissingHandlerError extends OrchestraError {
-  constructor(code: 'ORCH_NO_HANDLER' | 'ORCH_NO_BACKEND', message: string) {
+export class MissingHandlerError extends OrchestraError<MissingHandlerCode> {
+  constructor(code: MissingHandlerCode, message: string) {
     super(code, message);
     this.name = 'MissingHandlerError';
   }
@@ -34,7 +38,7 @@ export interface Plan {
 function checkNodeIds(graph: Graph): void {
   for (const id of graph.nodes.keys()) {
     if (!NODE_ID_PATTERN.test(id)) {
-      throw new OrchestraError('ORCH_BAD_NODE_ID', `invalid node id ${JSON.stringify(id)}: ids must match [A-Za-z_][A-Za-z0-9_]* (they name the node's stage)`);
+      throw new OrchestraError<CoreErrorCode>('ORCH_BAD_NODE_ID', `invalid node id ${JSON.stringify(id)}: ids must match [A-Za-z_][A-Za-z0-9_]* (they name the node's stage)`);
     }
   }
 }

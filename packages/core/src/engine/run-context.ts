@@ -1,8 +1,9 @@
+import type { CoreErrorCode } from '../error-codes.js';
 import { OrchestraError } from '../errors.js';
 import type { JsonValue } from './outcome.js';
 
 /** Thrown when a context value is not plain JSON data. Code `ORCH_CONTEXT_VALUE`. */
-export class ContextValueError extends OrchestraError {
+export class ContextValueError extends OrchestraError<Extract<CoreErrorCode, 'ORCH_CONTEXT_VALUE'>> {
   /** `subject` names what was refused (default: the context value for `key`). */
   constructor(key: string, reason: string, subject = `context value for ${JSON.stringify(key)}`) {
     super('ORCH_CONTEXT_VALUE', `${subject} ${reason}; it must be JSON data (strings, numbers, booleans, null, arrays, plain objects)`);

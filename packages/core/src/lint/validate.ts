@@ -1,3 +1,4 @@
+import type { CoreErrorCode } from '../error-codes.js';
 import { OrchestraError } from '../errors.js';
 import { escapeControl } from '../text/escape-control.js';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic.js';
@@ -15,7 +16,7 @@ export interface ValidateOptions {
 }
 
 /** Thrown by {@link validateOrRaise} when a graph has error diagnostics. Code `ORCH_VALIDATION`. */
-export class ValidationError extends OrchestraError {
+export class ValidationError extends OrchestraError<Extract<CoreErrorCode, 'ORCH_VALIDATION'>> {
   /** Every diagnostic, warnings included. */
   readonly diagnostics: readonly Diagnostic[];
 

@@ -6,6 +6,7 @@ import type { LintRule } from '../lint/lint-rule.js';
 import { validate } from '../lint/validate.js';
 import { BUILT_IN_TRANSFORMS } from '../transforms/built-in-transforms.js';
 import type { Transform } from '../transforms/transform.js';
+import type { CoreErrorCode } from '../error-codes.js';
 import { OrchestraError } from '../errors.js';
 import { pathProblem } from '../os/path-problem.js';
 import { checkOutputFiles } from './output-files.js';
@@ -46,7 +47,7 @@ export interface PipelineLoader {
 }
 
 /** Thrown when a pipeline file cannot be read. Code `ORCH_READ`. */
-export class PipelineReadError extends OrchestraError {
+export class PipelineReadError extends OrchestraError<Extract<CoreErrorCode, 'ORCH_READ'>> {
   constructor(path: string, cause: unknown) {
     const code = (cause as NodeJS.ErrnoException)?.code;
     const problem = code === 'EISDIR' || code === 'ENOTDIR' ? pathProblem(path, { kind: 'file', what: 'a pipeline file' }) : undefined;

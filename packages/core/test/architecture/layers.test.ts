@@ -12,7 +12,7 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
  * built-in handlers or the interviewers; `runner/` wires them together.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['text', 'errors.ts', 'diagnostics', 'os'],
+  ['text', 'errors.ts', 'error-codes.ts', 'diagnostics', 'os'],
   ['graph', 'conditions'],
   ['dot', 'stylesheet'],
   ['lint', 'transforms'],
