@@ -34,7 +34,8 @@ export * from './tools/index.js';
 export { CappedOutput, ProcessStartError, runProcess, type ProcessResult, type RunProcessOptions } from './process/index.js';
 export { ChatCompletionsOpenAI, DEFAULT_REQUEST_TIMEOUT_MS, createChatOpenAI } from './models/chat-openai.js';
 
-export { LlmProviderError, describeProviderError, retryAfterFrom, type LlmErrorCode, type ProviderTarget } from './errors/provider-error.js';
+export { LlmProviderError, describeProviderError, retryAfterFrom, type ProviderErrorCode, type ProviderTarget } from './errors/provider-error.js';
+export { LLM_ERROR_CODES, type LlmErrorCode } from './errors/llm-error-codes.js';
 
 export { CHARS_PER_TOKEN, PREAMBLE_TOKEN_BUDGETS, buildPreamble, type PreambleInput, type PreambleMode } from './fidelity/preamble.js';
 export { MAX_THREADS, MAX_THREAD_CHARS, ThreadSessions, compactHistory } from './fidelity/thread-sessions.js';

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { LlmReporter, TokenUsage, ToolCallStatus } from '@orchestra/core';
-import { addUsage } from '@orchestra/core';
+import { OrchestraError, addUsage } from '@orchestra/core';
+import type { LlmErrorCode } from '../errors/llm-error-codes.js';
 import type { PendingToolCall, ToolCallGuard } from '../tools/tool-call-guard.js';
 import { callModel, type ChatRunnable } from './call-model.js';
 
@@ -13,12 +14,11 @@ export const TOOL_CALLS_FILE = 'tool-calls.jsonl';
 /** Most characters of a tool result kept in the tool call log. */
 const LOGGED_RESULT_CHARS = 4000;
 
-/** Thrown when an agent stage uses its turns without giving a final answer. Not retryable. */
-export class AgentTurnLimitError extends Error {
-  readonly code = 'ORCH_AGENT_TURNS';
+/** Thrown when an agent stage uses its turns without giving a final answer. Code `ORCH_AGENT_TURNS`; not retryable. */
+export class AgentTurnLimitError extends OrchestraError<Extract<LlmErrorCode, 'ORCH_AGENT_TURNS'>> {
   readonly retryable = false;
   constructor(nodeId: string, maxTurns: number) {
-    super(`agent stage ${nodeId} made ${maxTurns} model calls (agent.max_turns) and was still calling tools; raise agent.max_turns or simplify the task`);
+    super('ORCH_AGENT_TURNS', `agent stage ${nodeId} made ${maxTurns} model calls (agent.max_turns) and was still calling tools; raise agent.max_turns or simplify the task`);
     this.name = 'AgentTurnLimitError';
   }
 }

@@ -1,4 +1,5 @@
 import { OrchestraError } from '@orchestra/core';
+import type { LlmErrorCode } from '../errors/llm-error-codes.js';
 
 /**
  * A CLI agent failed: it exited with a non-zero code, was killed, printed
@@ -6,7 +7,7 @@ import { OrchestraError } from '@orchestra/core';
  * The message is one line: `cli agent "claude -p" exited with code 2: <the
  * end of its stderr>`.
  */
-export class CliAgentError extends OrchestraError {
+export class CliAgentError extends OrchestraError<Extract<LlmErrorCode, 'ORCH_CLI_AGENT'>> {
   readonly retryable = false;
 
   constructor(message: string, options?: { cause?: unknown }) {
@@ -20,7 +21,7 @@ export class CliAgentError extends OrchestraError {
  * killed. Code `ORCH_CLI_AGENT_TIMEOUT`; `name` is `TimeoutError` and it is
  * retryable, like every timeout.
  */
-export class CliAgentTimeoutError extends OrchestraError {
+export class CliAgentTimeoutError extends OrchestraError<Extract<LlmErrorCode, 'ORCH_CLI_AGENT_TIMEOUT'>> {
   readonly retryable = true;
   /** The limit that was reached, in milliseconds. */
   readonly timeoutMs: number;

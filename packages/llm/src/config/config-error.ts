@@ -1,4 +1,5 @@
 import { OrchestraError } from '@orchestra/core';
+import type { LlmErrorCode } from '../errors/llm-error-codes.js';
 import type { z } from 'zod';
 import { formatKeyPath, type KeyPath } from './key-path.js';
 
@@ -23,7 +24,7 @@ export function formatPosition(position: ConfigPosition): string {
  * `ORCH_CONFIG`. The message is one line:
  * `/abs/orchestra.yaml:7:14: models.smart.provider: "opnai" is not a configured provider (...)`.
  */
-export class ConfigError extends OrchestraError {
+export class ConfigError extends OrchestraError<Extract<LlmErrorCode, 'ORCH_CONFIG'>> {
   /** Absolute path of the file the problem is in. */
   readonly file: string;
   /** 1-based line of the problem (of the parent mapping when a key is missing). */

@@ -1,7 +1,9 @@
 import { OrchestraError } from '@orchestra/core';
+import type { LlmErrorCode } from '../errors/llm-error-codes.js';
 
 /** Codes of {@link ModelConfigError}. */
-export type ModelConfigErrorCode =
+export type ModelConfigErrorCode = Extract<
+  LlmErrorCode,
   /** No model named by flag, node, stylesheet or `defaults.model`. */
   | 'ORCH_NO_MODEL'
   /** A provider name that is neither configured nor the built-in `openai`. */
@@ -11,15 +13,15 @@ export type ModelConfigErrorCode =
   /** A node attribute the LLM layer reads has a value it cannot use (`agent.tools`, `agent.max_turns`, ...). */
   | 'ORCH_BAD_ATTRIBUTE'
   /** `OPENAI_BASE_URL` (or another base URL from the environment) is not an http(s) URL. */
-  | 'ORCH_BAD_URL';
+  | 'ORCH_BAD_URL'
+>;
 
 /**
  * A node cannot be given a model: nothing names one, its provider is unknown,
  * its API key is missing or one of its LLM attributes is unusable. The message
  * is one line that says what to set.
  */
-export class ModelConfigError extends OrchestraError {
-  declare readonly code: ModelConfigErrorCode;
+export class ModelConfigError extends OrchestraError<ModelConfigErrorCode> {
   /** The node being resolved. */
   readonly nodeId: string;
 

@@ -1,7 +1,9 @@
 import { OrchestraError } from '@orchestra/core';
+import type { LlmErrorCode } from './llm-error-codes.js';
 
 /** Stable codes of {@link LlmProviderError}. */
-export type LlmErrorCode =
+export type ProviderErrorCode = Extract<
+  LlmErrorCode,
   | 'ORCH_LLM_AUTH'
   | 'ORCH_LLM_FORBIDDEN'
   | 'ORCH_LLM_MODEL_NOT_FOUND'
@@ -10,7 +12,8 @@ export type LlmErrorCode =
   | 'ORCH_LLM_RATE_LIMIT'
   | 'ORCH_LLM_SERVER'
   | 'ORCH_LLM_UNREACHABLE'
-  | 'ORCH_LLM_TIMEOUT';
+  | 'ORCH_LLM_TIMEOUT'
+>;
 
 /** Which endpoint and model a call went to, and where those came from: what an error message names. */
 export interface ProviderTarget {
@@ -32,12 +35,12 @@ export interface ProviderTarget {
  * help (429, 5xx, network and timeouts) and `retryAfterMs` how long the
  * provider asked to wait.
  */
-export class LlmProviderError extends OrchestraError {
+export class LlmProviderError extends OrchestraError<ProviderErrorCode> {
   readonly retryable: boolean;
   readonly status?: number;
   readonly retryAfterMs?: number;
 
-  constructor(code: LlmErrorCode, message: string, options: { retryable: boolean; status?: number; retryAfterMs?: number; cause?: unknown }) {
+  constructor(code: ProviderErrorCode, message: string, options: { retryable: boolean; status?: number; retryAfterMs?: number; cause?: unknown }) {
     super(code, message, { cause: options.cause });
     this.name = 'LlmProviderError';
     this.retryable = options.retryable;
@@ -156,7 +159,7 @@ export function describeProviderError(error: unknown, target: ProviderTarget): u
   const said = providerMessage(errors);
   const http = (s: number) => `HTTP ${s}${said ? `: ${said}` : ''}`;
   const keyHint = target.apiKeyEnv ? `the key in ${target.apiKeyEnv}` : 'the API key (set api_key_env for the provider in orchestra.yaml)';
-  const make = (code: LlmErrorCode, message: string, retryable: boolean, extra: { retryAfterMs?: number } = {}) =>
+  const make = (code: ProviderErrorCode, message: string, retryable: boolean, extra: { retryAfterMs?: number } = {}) =>
     new LlmProviderError(code, message, { retryable, cause: error, ...(status !== undefined ? { status } : {}), ...extra });
 
   if (status === 401) {

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { OrchestraError } from '@orchestra/core';
 import * as z from 'zod';
+import type { LlmErrorCode } from '../errors/llm-error-codes.js';
 import type { JsonSchema } from './requirement.js';
 
 /** The schema an artifact must match: as zod (to check it) and as JSON Schema (the tool's parameters, requirement texts). */
@@ -10,11 +12,10 @@ export interface ArtifactSchema {
   readonly source: string;
 }
 
-/** An output schema that cannot be used: not JSON, not a JSON Schema zod can follow, or not an object schema. */
-export class ArtifactSchemaError extends Error {
-  readonly code = 'ORCH_OUTPUT_SCHEMA';
+/** An output schema that cannot be used: not JSON, not a JSON Schema zod can follow, or not an object schema. Code `ORCH_OUTPUT_SCHEMA`. */
+export class ArtifactSchemaError extends OrchestraError<Extract<LlmErrorCode, 'ORCH_OUTPUT_SCHEMA'>> {
   constructor(message: string) {
-    super(message);
+    super('ORCH_OUTPUT_SCHEMA', message);
     this.name = 'ArtifactSchemaError';
   }
 }

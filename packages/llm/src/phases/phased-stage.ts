@@ -2,7 +2,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, mapChatMessagesToStoredMessages, mapStoredMessagesToChatMessages, type BaseMessage, type StoredMessage } from '@langchain/core/messages';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import type { CodergenRequest, JsonValue, LlmReporter, Outcome, PhaseCost, TokenUsage } from '@orchestra/core';
-import { addUsage } from '@orchestra/core';
+import { addUsage, isOrchestraError } from '@orchestra/core';
 import * as z from 'zod';
 import { runAgentLoop } from '../backends/agent-loop.js';
 import { callModel, type ChatRunnable } from '../backends/call-model.js';
@@ -128,7 +128,7 @@ export async function runPhasedStage(request: CodergenRequest, options: PhasedSt
           stopOn: READY_TOOL,
         }).catch((error: unknown) => {
           // Out of turns still calling tools: the discussion ends there; Summarize reads what it has.
-          if ((error as { code?: string }).code === 'ORCH_AGENT_TURNS') return { calls: spec.discussTurns, text: '' };
+          if (isOrchestraError(error, 'ORCH_AGENT_TURNS')) return { calls: spec.discussTurns, text: '' };
           throw error;
         }),
       );

@@ -1,7 +1,8 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { LlmReporter, TokenUsage } from '@orchestra/core';
-import { addUsage } from '@orchestra/core';
+import { OrchestraError, addUsage } from '@orchestra/core';
+import type { LlmErrorCode } from '../errors/llm-error-codes.js';
 import { callModel, type ChatRunnable } from '../backends/call-model.js';
 import type { ArtifactIssues } from './schema-issues.js';
 import { validateArtifact, type ArtifactRules } from './validate-artifact.js';
@@ -16,7 +17,8 @@ export function finalizationToolName(nodeId: string): string {
 }
 
 /** Why Serialize ended without an artifact; never retried (the node fails with the message). */
-export type SerializeErrorCode =
+export type SerializeErrorCode = Extract<
+  LlmErrorCode,
   /** The model answered without calling the finalization tool. There is no text fallback. */
   | 'ORCH_SERIALIZE_NO_TOOL_CALL'
   /** Every attempt failed validation; the last feedback is attached. */
@@ -24,18 +26,19 @@ export type SerializeErrorCode =
   /** A fatal check failed: no retry was offered. */
   | 'ORCH_ARTIFACT_FATAL'
   /** A declared check could not run (a source names nothing in the context): a mistake in the pipeline. */
-  | 'ORCH_ARTIFACT_CHECK';
+  | 'ORCH_ARTIFACT_CHECK'
+>;
 
 /** Serialize ended without an artifact. */
-export class SerializeError extends Error {
+export class SerializeError extends OrchestraError<SerializeErrorCode> {
   readonly retryable = false;
   constructor(
-    readonly code: SerializeErrorCode,
+    code: SerializeErrorCode,
     message: string,
     /** The findings behind an invalid or fatal artifact. */
     readonly issues?: ArtifactIssues,
   ) {
-    super(message);
+    super(code, message);
     this.name = 'SerializeError';
   }
 }

@@ -1,4 +1,5 @@
 import { OrchestraError } from '@orchestra/core';
+import type { LlmErrorCode } from '../errors/llm-error-codes.js';
 
 /**
  * A workspace tool said no: the path is outside the workspace, leads out of
@@ -7,7 +8,7 @@ import { OrchestraError } from '@orchestra/core';
  * call as `refused` rather than `error`. The message is written for the
  * model: it says what was refused and what to do instead.
  */
-export class ToolRefusal extends OrchestraError {
+export class ToolRefusal extends OrchestraError<Extract<LlmErrorCode, 'ORCH_TOOL_REFUSED'>> {
   readonly refused = true;
 
   constructor(message: string) {
