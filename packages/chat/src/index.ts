@@ -6,7 +6,8 @@
  */
 export { LaunchRunInputSchema, MAX_AGENTS, RUN_MODES, runModeOf, type LaunchRunInput, type RunMode } from './runs/launch-run-input.js';
 export { DEFAULT_AGENT_COUNT, quoted, runModePipeline, type TemplateOptions } from './runs/run-mode-templates.js';
-export { LaunchError, RUN_DESCRIPTION_FILE, RunLauncher, type PreparedRun, type RunLauncherOptions } from './runs/run-launcher.js';
+export { LaunchError, RUN_DESCRIPTION_FILE, RunLauncher, type LaunchErrorCode, type PreparedRun, type RunLauncherOptions } from './runs/run-launcher.js';
+export { CHAT_ERROR_CODES, type ChatErrorCode } from './chat-error-codes.js';
 export { MAX_CONTEXT_CHARS, MAX_FILES_PER_DIRECTORY, readContextPaths } from './runs/project-files.js';
 export type { RunResult } from './runs/run-result.js';
 export { ORCHESTRATOR_SECTION } from './session/orchestrator-section.js';

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import type { JsonValue } from '@orchestra/core';
+import { OrchestraError, type JsonValue } from '@orchestra/core';
 import { Workspace } from '@orchestra/llm';
 import { ApiError, ServerRuns, type BackendFactory, type RunSummary } from '@orchestra/server';
+import type { ChatErrorCode } from '../chat-error-codes.js';
 import { LaunchRunInputSchema, runModeOf, type LaunchRunInput, type RunMode } from './launch-run-input.js';
 import { readContextPaths } from './project-files.js';
 import { filesUnder } from './walk-files.js';
@@ -37,13 +38,13 @@ export interface PreparedRun {
   context: Record<string, JsonValue>;
 }
 
+/** The code of a {@link LaunchError}: chat's own, or that of the server's refusal of the run ({@link ApiError}). */
+export type LaunchErrorCode = Extract<ChatErrorCode, 'ORCH_BAD_REQUEST' | 'ORCH_LAUNCH_FAILED'> | ApiError['code'];
+
 /** A refusal of `launch_run` (bad parameters, a path outside the project, an unknown run): the message says what to change. */
-export class LaunchError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+export class LaunchError extends OrchestraError<LaunchErrorCode> {
+  constructor(code: LaunchErrorCode, message: string) {
+    super(code, message);
     this.name = 'LaunchError';
   }
 }

@@ -1,4 +1,6 @@
+import { OrchestraError } from '@orchestra/core';
 import { EventEmitter } from 'eventemitter3';
+import type { ChatErrorCode } from '../chat-error-codes.js';
 
 /** The states of an interactive session (the seed's state machine). */
 export const SESSION_STATES = ['IDLE', 'CHATTING', 'AWAITING_APPROVAL', 'RUNNING', 'PROCESSING_RESULTS', 'PROCESSING_PARTIAL', 'PROCESSING_CANCELLED'] as const;
@@ -35,14 +37,13 @@ export interface SessionTransition {
 }
 
 /** Thrown for an event the current state does not accept; the state is left as it was. Code `ORCH_ILLEGAL_TRANSITION`. */
-export class IllegalTransitionError extends Error {
-  readonly code = 'ORCH_ILLEGAL_TRANSITION';
+export class IllegalTransitionError extends OrchestraError<Extract<ChatErrorCode, 'ORCH_ILLEGAL_TRANSITION'>> {
   constructor(
     readonly state: SessionState,
     readonly event: SessionEvent,
   ) {
     const legal = Object.keys(SESSION_TRANSITIONS[state]).join(', ');
-    super(`a session in ${state} cannot take ${event} (it takes: ${legal})`);
+    super('ORCH_ILLEGAL_TRANSITION', `a session in ${state} cannot take ${event} (it takes: ${legal})`);
     this.name = 'IllegalTransitionError';
   }
 }
