@@ -1,4 +1,4 @@
-import { OrchestraError, escapeControl, loadPipelineFile, type LoadResult } from '@orchestra/core/loader';
+import { escapeControl, isOrchestraError, loadPipelineFile, type LoadResult } from '@orchestra/core/loader';
 import type { CliIO } from './io.js';
 
 /**
@@ -9,7 +9,7 @@ export async function loadForCommand(file: string, io: CliIO): Promise<LoadResul
   try {
     return await loadPipelineFile(file);
   } catch (error) {
-    if (!(error instanceof OrchestraError)) throw error;
+    if (!isOrchestraError(error)) throw error;
     io.stderr(`orchestra: ${escapeControl(error.message)}\n`);
     return undefined;
   }

@@ -1,5 +1,6 @@
 import type { CodergenBackend } from '@orchestra/core';
 import { OrchestraError } from '@orchestra/core';
+import type { CliErrorCode } from './cli-error-codes.js';
 import type { ModelFlags } from '@orchestra/llm/config';
 import { loadRunConfig, modelBackend } from './llm-backend.js';
 import { modelFlags } from './model-flags.js';
@@ -23,7 +24,7 @@ export function runBackendFactory(models: ModelFlags, allowTools: boolean, confi
     const config = await loadRunConfig(configFrom);
     const backend = request.backend ?? models.backend ?? (allowTools ? undefined : 'chat');
     const requested = modelFlags({ ...(request.model ? { model: request.model } : {}), ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}), ...(backend ? { backend } : {}) });
-    if (typeof requested === 'string') throw new OrchestraError('ORCH_BAD_REQUEST', requested);
+    if (typeof requested === 'string') throw new OrchestraError<CliErrorCode>('ORCH_BAD_REQUEST', requested);
     return modelBackend(config, { ...models, ...requested });
   };
 }

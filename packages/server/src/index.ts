@@ -19,3 +19,4 @@ export type { QuestionJson, RunSummary } from './runs/run-summary.js';
 export { TOKEN_COOKIE } from './http/auth.js';
 export { DEFAULT_MAX_STREAM_QUEUE_BYTES, HEARTBEAT_MS } from './http/event-stream.js';
 export { DEFAULT_MAX_BODY_BYTES } from './http/schemas.js';
+export { SERVER_ERROR_CODES, type ServerErrorCode } from './server-error-codes.js';

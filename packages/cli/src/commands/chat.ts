@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { AutoApproveInterviewer, OrchestraError, QueueInterviewer, escapeControl, pathProblem, type GraphNode, type Interviewer } from '@orchestra/core';
+import { AutoApproveInterviewer, QueueInterviewer, escapeControl, isOrchestraError, pathProblem, type GraphNode, type Interviewer } from '@orchestra/core';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { readAnswersFile } from '../answers-file.js';
@@ -94,7 +94,7 @@ export async function chatCommand(flags: ChatFlags, io: CliIO): Promise<number> 
     }
     session = InteractiveSession.open({ model, launcher, workspace, interviewer, requireApproval: chatSettings(config).requireApproval }, flags.resume === true);
   } catch (error) {
-    if (error instanceof OrchestraError || error instanceof Error) {
+    if (isOrchestraError(error) || error instanceof Error) {
       io.stderr(`orchestra: ${escapeControl(error.message)}\n`);
       return ExitCode.usage;
     }

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { OrchestraError, resolveHandlerType, type GraphNode } from '@orchestra/core/loader';
+import { isOrchestraError, resolveHandlerType, type GraphNode } from '@orchestra/core/loader';
 import type { Env, LoadedConfig, ResolvedModel } from '@orchestra/llm/config';
 import type { EndpointTarget } from '../doctor/check-endpoint.js';
 import { addTarget, printEndpoints } from '../doctor/endpoint-section.js';
@@ -55,7 +55,7 @@ export async function doctorCommand(file: string | undefined, options: DoctorFla
   try {
     config = llm.loadConfig({ ...(file === undefined ? {} : { pipelineFile: resolve(place.cwd, file) }), cwd: place.cwd, home: place.home, env: place.env });
   } catch (error) {
-    if (error instanceof OrchestraError) {
+    if (isOrchestraError(error)) {
       io.stderr(`orchestra: ${error.message}\n`);
       return ExitCode.usage;
     }
@@ -75,7 +75,7 @@ export async function doctorCommand(file: string | undefined, options: DoctorFla
       resolutions.push(resolved);
       return llm.describeResolution(resolved);
     } catch (error) {
-      if (!(error instanceof OrchestraError)) throw error;
+      if (!isOrchestraError(error)) throw error;
       if (counts) problems++;
       return [`✗ ${error.message}`];
     }

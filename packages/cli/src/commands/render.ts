@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { OrchestraError, escapeControl, pathProblem, readCheckpoint, sortDiagnostics } from '@orchestra/core';
+import { escapeControl, isOrchestraError, pathProblem, readCheckpoint, sortDiagnostics } from '@orchestra/core';
 import { nodeStates, pictureLayout, renderPipelineSvg } from '@orchestra/server';
 import { ExitCode } from '../exit-codes.js';
 import { formatDiagnostic } from '../format-diagnostics.js';
@@ -45,7 +45,7 @@ export async function renderCommand(file: string, options: RenderCommandOptions,
     try {
       states = nodeStates(loaded.graph, readCheckpoint(runDir));
     } catch (error) {
-      if (!(error instanceof OrchestraError)) throw error;
+      if (!isOrchestraError(error)) throw error;
       io.stderr(`orchestra: --run: ${escapeControl(error.message)}\n`);
       return ExitCode.usage;
     }

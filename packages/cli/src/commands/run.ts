@@ -5,7 +5,7 @@ import {
   ConsoleInterviewer,
   FileRunStore,
   checkPipelineHash,
-  OrchestraError,
+  isOrchestraError,
   QueueInterviewer,
   RUN_FILES,
   RecordedAnswersInterviewer,
@@ -134,7 +134,7 @@ async function setUp(graph: Graph, pipelineFile: string | undefined, flags: RunF
     if (!needsModels && !(await hasRunConfig(pipelineFile))) return { defaults: { autoApprove: false }, ...(flags.simulate ? { backend: simulationBackend } : {}) };
     config = await loadRunConfig(pipelineFile);
   } catch (error) {
-    if (error instanceof OrchestraError) return error.message;
+    if (isOrchestraError(error)) return error.message;
     throw error;
   }
   const { interviewerSettings } = await import('@orchestra/llm/config');
@@ -211,7 +211,7 @@ async function execute(
       for (const d of sortDiagnostics(error.diagnostics)) io.stderr(`${formatDiagnostic(d, d.location?.file ?? '<pipeline>')}\n`);
       return ExitCode.failed;
     }
-    if (error instanceof OrchestraError) {
+    if (isOrchestraError(error)) {
       const simulate = error.code === 'ORCH_NO_BACKEND' && !flags.simulate ? ' (or run with --simulate to try the pipeline with simulated responses)' : '';
       io.stderr(`orchestra: ${escapeControl(error.message)}${simulate}\n`);
       return ExitCode.usage;
@@ -305,7 +305,7 @@ export async function resumeCommand(logsDir: string, given: ResumeCommandFlags, 
     const source = new FileRunStore(logsRoot).readSource();
     if (source !== undefined) checkPipelineHash(logsRoot, manifest, source);
   } catch (error) {
-    if (!(error instanceof OrchestraError)) throw error;
+    if (!isOrchestraError(error)) throw error;
     io.stderr(`orchestra: ${escapeControl(error.message)}\n`);
     return ExitCode.usage;
   }

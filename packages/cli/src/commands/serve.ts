@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OrchestraError, escapeControl, pathProblem } from '@orchestra/core';
+import { escapeControl, isOrchestraError, pathProblem } from '@orchestra/core';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { abortOnSignals } from '../interrupt.js';
@@ -126,7 +126,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
       io.stderr(`orchestra: cannot listen on ${host}:${checked.port}: ${e.code === 'EADDRINUSE' ? 'the port is in use' : e.message}\n`);
       return ExitCode.usage;
     }
-    if (error instanceof OrchestraError) {
+    if (isOrchestraError(error)) {
       io.stderr(`orchestra: ${error.message}\n`);
       return ExitCode.usage;
     }
