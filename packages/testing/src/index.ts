@@ -6,9 +6,9 @@
  * @packageDocumentation
  */
 export { FIXTURES_DIR, fixturePath, readFixture } from './fixtures.js';
+export { TESTING_ERROR_CODES, type TestingErrorCode } from './testing-error-codes.js';
 export { generateLinearPipeline, generatePipeline, type GeneratePipelineOptions } from './generate-pipeline.js';
 export * from './openai-server/index.js';
 export { NETWORK_GUARD, guardNetwork, type NetworkGuard } from './network-guard.js';
 export { MemoryRunStore } from './memory-run-store.js';
 export { MemoryRunCatalogue } from './memory-run-catalogue.js';
-export { TESTING_ERROR_CODES, type TestingErrorCode } from './testing-error-codes.js';
