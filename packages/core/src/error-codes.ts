@@ -16,6 +16,15 @@ export const CORE_ERROR_CODES = [
   'ORCH_PATH',
   'ORCH_CONTEXT_VALUE',
   'ORCH_INTERNAL',
+  'ORCH_RUN_NOT_FOUND',
+  'ORCH_INVALID_PIPELINE',
+  'ORCH_BAD_REQUEST',
+  'ORCH_TOOLS_REFUSED',
+  'ORCH_BAD_ANSWER',
+  'ORCH_NOT_PENDING',
+  'ORCH_RUN_ACTIVE',
+  'ORCH_RUN_ENDED',
+  'ORCH_RUN_NOT_RUNNING',
 ] as const;
 
 /** A `code` of an error thrown by `@orchestra/core`. */
