@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { KILL_GRACE_MS, killProcessGroup } from './kill-process-group.js';
 import { groupHasLiveMembers, hostName, procStat } from './process-identity.js';
 
 /** A process group to stop: its id (the leader's PID), the leader's start time when known, and its host. */
@@ -7,9 +7,6 @@ export interface ProcessGroupRef {
   start_time: string | null;
   host: string;
 }
-
-/** A group with a member still running (zombies, exited but not reaped, do not count). */
-const groupExists = groupHasLiveMembers;
 
 /**
  * What a recorded group is now: `same` (its leader runs on this host with the
@@ -23,7 +20,7 @@ export type GroupCheck = { kind: 'same' } | { kind: 'gone' } | { kind: 'unverifi
 /** Checks a recorded group against the running processes (see {@link GroupCheck}). */
 export function checkGroup(ref: ProcessGroupRef): GroupCheck {
   if (ref.host !== hostName()) return { kind: 'unverified', reason: `it was started on host ${ref.host}, not this one` };
-  if (!groupExists(ref.pgid)) return { kind: 'gone' };
+  if (!groupHasLiveMembers(ref.pgid)) return { kind: 'gone' };
   if (ref.start_time === null) return { kind: 'unverified', reason: 'its start time was not recorded, so it cannot be told from another process with the same id' };
   const leader = procStat(ref.pgid);
   if (leader === undefined || leader.state === 'Z' || leader.state === 'X') {
@@ -43,12 +40,13 @@ export interface StoppedGroups<T> {
 
 /**
  * Stops the recorded groups that are verifiably the ones recorded (see
- * {@link checkGroup}): SIGTERM, then SIGKILL after `graceMs`. Groups that are
- * gone are dropped; groups that still run but cannot be verified (another
- * host, no recorded start time, the leader exited, the PID reused) are never
- * signalled and are returned as `unverified`.
+ * {@link checkGroup}), all at once, each with {@link killProcessGroup}:
+ * SIGTERM, then SIGKILL after `graceMs`. Groups that are gone are dropped;
+ * groups that still run but cannot be verified (another host, no recorded
+ * start time, the leader exited, the PID reused) are never signalled and are
+ * returned as `unverified`.
  */
-export async function stopProcessGroups<T extends ProcessGroupRef>(groups: readonly T[], graceMs = 2000): Promise<StoppedGroups<T>> {
+export async function stopProcessGroups<T extends ProcessGroupRef>(groups: readonly T[], graceMs = KILL_GRACE_MS): Promise<StoppedGroups<T>> {
   const live: T[] = [];
   const unverified: (T & { reason: string })[] = [];
   for (const group of groups) {
@@ -56,18 +54,6 @@ export async function stopProcessGroups<T extends ProcessGroupRef>(groups: reado
     if (check.kind === 'same') live.push(group);
     else if (check.kind === 'unverified') unverified.push({ ...group, reason: check.reason });
   }
-  for (const group of live) signalGroup(group.pgid, 'SIGTERM');
-  const deadline = performance.now() + graceMs;
-  while (live.some((g) => groupExists(g.pgid)) && performance.now() < deadline) await sleep(20);
-  for (const group of live) if (groupExists(group.pgid)) signalGroup(group.pgid, 'SIGKILL');
-  while (live.some((g) => groupExists(g.pgid)) && performance.now() < deadline + 1000) await sleep(10);
+  await Promise.all(live.map((group) => killProcessGroup(group.pgid, { graceMs })));
   return { stopped: live, unverified };
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // gone
-  }
 }
