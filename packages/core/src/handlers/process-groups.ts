@@ -1,3 +1,5 @@
+import { signalProcessGroup } from '../os/kill-process-group.js';
+
 /** Process groups of commands still running (tool nodes, agent commands, hooks, CLI agents). */
 const running = new Set<number>();
 
@@ -19,12 +21,6 @@ export function trackProcessGroup(pid: number): () => void {
  * to stop.
  */
 export function killRunningTools(): void {
-  for (const pid of running) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  for (const pid of running) signalProcessGroup(pid, 'SIGKILL');
   running.clear();
 }

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
+import { KILL_GRACE_MS, killProcessGroup, signalProcessGroup } from '../os/kill-process-group.js';
 import { HeadCapture, TailCapture } from './output-capture.js';
 import { OutputLog, type OutputSink } from './output-log.js';
 import { trackProcessGroup } from './process-groups.js';
 
-
-/** Grace between SIGTERM and SIGKILL when a command is stopped. */
-export const KILL_GRACE_MS = 2000;
+/** Grace between SIGTERM and SIGKILL when a command is stopped (the one of every process group orchestra stops). */
+export { KILL_GRACE_MS };
 /**
  * How long, once the command's shell has exited, its stdout and stderr pipes
  * may stay open before they are closed: a background job (`sleep 60 &`) or a
@@ -106,14 +106,6 @@ export interface ToolProcessResult {
 
 type Exit = { code: number | null; signal: NodeJS.Signals | null } | Error;
 
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // the group is gone already
-  }
-}
-
 function exitOf(child: ChildProcess): Promise<Exit> {
   return new Promise((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
@@ -163,10 +155,12 @@ async function openLogs(options: ToolProcessOptions, stdout: HeadCapture, stderr
  * Resolves once the shell has exited, after at most {@link OUTPUT_DRAIN_MS}
  * more for its output (whatever still holds the pipes is cut off) and once
  * both files are closed. Background jobs the command leaves running are not
- * killed. On abort the whole group gets SIGTERM, then SIGKILL after
- * {@link KILL_GRACE_MS}, and what is left of it SIGKILL once the shell has
- * exited. Rejects when the command cannot be started, when `beforeStart`
- * or `afterExit` throws, or when an output file cannot be written.
+ * killed. On abort the whole group is stopped with `killProcessGroup`
+ * (SIGTERM, then SIGKILL after {@link KILL_GRACE_MS}), what is left of it
+ * gets SIGKILL once the shell has exited, and the promise resolves only once
+ * no process of the group is alive. Rejects when the command cannot be
+ * started, when `beforeStart` or `afterExit` throws, or when an output file
+ * cannot be written.
  */
 export async function runToolProcess(options: ToolProcessOptions): Promise<ToolProcessResult> {
   const stdout = new HeadCapture(options.stdoutHeadBytes);
@@ -214,12 +208,11 @@ async function supervise(
   const gate = child.stdio[3] as Writable | null | undefined;
   gate?.on('error', () => {}); // the shell is gone: its exit tells the rest
   let aborted = false;
-  let killTimer: NodeJS.Timeout | undefined;
+  /** The stop of the whole group, once aborted. */
+  let stopped: Promise<boolean> | undefined;
   const onAbort = () => {
     aborted = true;
-    killGroup(pid, 'SIGTERM');
-    killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS);
-    killTimer.unref();
+    stopped = killProcessGroup(pid);
   };
   if (signal.aborted) onAbort();
   else signal.addEventListener('abort', onAbort, { once: true });
@@ -232,15 +225,15 @@ async function supervise(
   }
   if (refused || aborted) {
     gate?.destroy(); // EOF without the line: the gate exits without running the command
-    killGroup(pid, 'SIGKILL');
+    signalProcessGroup(pid, 'SIGKILL');
   } else {
     gate?.end(GATE_LINE);
   }
 
   const exit = await exited;
   signal.removeEventListener('abort', onAbort);
-  if (killTimer) clearTimeout(killTimer);
-  if (aborted) killGroup(pid, 'SIGKILL'); // anything the shell left behind
+  if (aborted) signalProcessGroup(pid, 'SIGKILL'); // anything the shell left behind
+  await stopped;
   for (const log of logs) log.unthrottle(DRAIN_UNTHROTTLED_BYTES);
   await atMost(Promise.all(logs.map((log) => log.ended)), OUTPUT_DRAIN_MS);
   const writeError = await closeLogs(logs);

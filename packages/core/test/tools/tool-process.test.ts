@@ -9,10 +9,11 @@ import {
   GATE_CLOSED_EXIT,
   GATE_LINE,
   GATE_SCRIPT,
+  KILL_GRACE_MS,
   runToolProcess,
   type ToolProcessOptions,
 } from '../../src/handlers/tool-process.js';
-import { processStartTime } from '../../src/os/process-identity.js';
+import { procStat, processStartTime } from '../../src/os/process-identity.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -175,6 +176,24 @@ describe('runToolProcess: stopping', () => {
     const shell = Number(readFileSync(join(dir, 'shell'), 'utf8'));
     expect(() => process.kill(shell, 0)).toThrow();
   });
+});
+
+describe.runIf(existsSync('/proc/self/stat'))('runToolProcess: stopping a command that ignores SIGTERM', () => {
+  it('SIGKILLs its whole group once KILL_GRACE_MS has passed', async () => {
+    const dir = tempDir();
+    const controller = new AbortController();
+    const running = runToolProcess(options(dir, 'trap "" TERM; sleep 30 & echo $! > child.pid; wait; wait', { signal: controller.signal }));
+    const childFile = join(dir, 'child.pid');
+    for (let i = 0; i < 500 && !(existsSync(childFile) && readFileSync(childFile, 'utf8').trim()); i++) await sleep(10);
+    const child = Number(readFileSync(childFile, 'utf8'));
+    const before = performance.now();
+    controller.abort();
+    const result = await running;
+    expect(performance.now() - before).toBeGreaterThanOrEqual(KILL_GRACE_MS - 50);
+    expect(result).toMatchObject({ aborted: true, code: null, signal: 'SIGKILL' });
+    const state = procStat(child)?.state;
+    expect(state === undefined || state === 'Z' || state === 'X').toBe(true);
+  }, 15_000);
 });
 
 describe('processStartTime', () => {
