@@ -71,6 +71,7 @@ export { checkStageFileName, openFileStage, openFileStream } from './run/file-st
 export { readRunReport, type RunReport, type RunState } from './run/run-report.js';
 export { INTERVIEWER_MODES, RecordedRunOptionsSchema, type RecordedRunOptions } from './run/recorded-run-options.js';
 export { isProcessAlive, processStartTime } from './os/process-identity.js';
+export { KILL_GRACE_MS, killProcessGroup, signalProcessGroup, type KillProcessGroupOptions } from './os/kill-process-group.js';
 export { pathProblem, type ExpectedPath, type PathProblem } from './os/path-problem.js';
 
 export { silentReporter, type CodergenBackend, type CodergenRequest, type LlmCall, type LlmReporter, type ToolCallReport } from './handlers/codergen-backend.js';

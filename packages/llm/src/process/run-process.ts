@@ -1,15 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { EXEC_GATE_SCRIPT, GATE_LINE, trackProcessGroup, type ProcessLedger } from '@orchestra/core';
+import { EXEC_GATE_SCRIPT, GATE_LINE, KILL_GRACE_MS, killProcessGroup, signalProcessGroup, trackProcessGroup, type ProcessLedger } from '@orchestra/core';
 import { CappedOutput } from './capped-output.js';
 import { ProcessStartError } from './process-start-error.js';
 import { resolveProgram } from './resolve-program.js';
 
 /** Most bytes of stdout, and of stderr, kept when nothing says otherwise (1 MiB each). */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
-/** Grace between SIGTERM and SIGKILL when a process group is stopped. */
-export const KILL_GRACE_MS = 2000;
+/** Grace between SIGTERM and SIGKILL when a process group is stopped (core's, for every group orchestra stops). */
+export { KILL_GRACE_MS };
 /**
  * How long, after the command itself has exited, its output pipes may stay
  * open (held by a process that left its group) before they are closed.
@@ -63,13 +63,9 @@ export interface ProcessResult {
   durationMs: number;
 }
 
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // the group is gone already
-  }
+/** SIGKILL, at once, to whatever is left of the group. */
+function killGroup(pid: number | undefined): void {
+  if (pid !== undefined) signalProcessGroup(pid, 'SIGKILL');
 }
 
 function notStarted(): ProcessResult {
@@ -80,12 +76,13 @@ function notStarted(): ProcessResult {
  * Runs a program (no shell: `argv` is passed as it is) as the leader of its
  * own process group, tracked with core's `trackProcessGroup` so orchestra's
  * forced exit (`killRunningTools`) stops it too. On timeout or abort the whole
- * group gets SIGTERM, then SIGKILL after {@link KILL_GRACE_MS}: children and
- * grandchildren included. When the program exits, whatever it left running in
- * its group (background jobs) is killed as well, so nothing started on the
- * run's behalf outlives it. Resolves with the outcome (a non-zero exit is
- * not an error); rejects with {@link ProcessStartError} when the program
- * cannot be started.
+ * group is stopped with core's `killProcessGroup` (SIGTERM, then SIGKILL after
+ * {@link KILL_GRACE_MS}): children and grandchildren included, and the
+ * promise resolves only once none of them is alive. When the program exits,
+ * whatever it left running in its group (background jobs) is killed as well,
+ * so nothing started on the run's behalf outlives it. Resolves with the
+ * outcome (a non-zero exit is not an error); rejects with
+ * {@link ProcessStartError} when the program cannot be started.
  */
 export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
   const [file, ...args] = options.argv;
@@ -169,12 +166,13 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       timer.unref();
       timers.push(timer);
     };
+    /** The stop of the whole group, once stopping. */
+    let stopped: Promise<boolean> | undefined;
     const stop = () => {
       if (stopping) return;
       stopping = true;
       if (gate && !recorded) gate.destroy();
-      killGroup(pid, 'SIGTERM');
-      later(KILL_GRACE_MS, () => killGroup(pid, 'SIGKILL'));
+      if (pid !== undefined) stopped = killProcessGroup(pid);
     };
     const onAbort = () => {
       aborted = true;
@@ -204,7 +202,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
     child.on('exit', (code, signal) => {
       exitCode = code;
       exitSignal = signal;
-      killGroup(pid, 'SIGKILL'); // background jobs it left in its group
+      killGroup(pid); // background jobs it left in its group
       // A process outside the group may still hold the pipes: stop waiting for them.
       later(DRAIN_MS, () => {
         child.stdout?.destroy();
@@ -215,7 +213,8 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       if (settled) return;
       settled = true;
       cleanup();
-      if (stopping) killGroup(pid, 'SIGKILL'); // anything still left of a stopped group
+      if (stopping) killGroup(pid); // anything still left of a stopped group
+      await stopped;
       emit(decoder.end());
       if (recordFailure) {
         reject(recordFailure.error);
