@@ -20,4 +20,7 @@ export { IllegalTransitionError, SESSION_STATES, SESSION_TRANSITIONS, SessionMac
 export { FilepathsSchema, ProjectWorkspace } from './session/project-workspace.js';
 export { SESSION_FORMAT, SessionRecordSchema, readSessionRecord, writeSessionRecord, type SessionRecord } from './session/session-store.js';
 export { conversationTurns, type ConversationTurn } from './session/conversation-turns.js';
-export { InteractiveSession, MAX_CALLS_PER_TURN, describeProposal, type InteractiveSessionOptions, type SessionEvents } from './session/interactive-session.js';
+export { InteractiveSession, type InteractiveSessionOptions } from './session/interactive-session.js';
+export type { SessionEvents } from './session/session-events.js';
+export { MAX_CALLS_PER_TURN } from './session/agent-turn.js';
+export { describeProposal } from './session/run-approval.js';

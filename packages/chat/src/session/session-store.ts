@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mapChatMessagesToStoredMessages, mapStoredMessagesToChatMessages, type BaseMessage, type StoredMessage } from '@langchain/core/messages';
 import { z } from 'zod';
-import { TokenUsageFileSchema } from '@orchestra/core';
-import { SESSION_STATES } from './session-machine.js';
+import { TokenUsageFileSchema, type TokenUsageFile } from '@orchestra/core';
+import { SESSION_STATES, type SessionState, type SessionTransition } from './session-machine.js';
 
 /** The format of `.orchestra/session.json` written now (`/2`: tokens as `status.json` records them). */
 export const SESSION_FORMAT = 'orchestra.chat-session/2';
@@ -63,4 +64,46 @@ export function writeSessionRecord(file: string, record: SessionRecord): void {
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`);
   renameSync(temp, file);
+}
+
+/** What a session holds besides its state, all of it saved in its {@link SessionRecord}. */
+export interface SessionData {
+  /** The conversation (no system prompt: it is rebuilt for every call). */
+  transcript: BaseMessage[];
+  /** Messages the person sent while a run was active, not yet given to the agent. */
+  queue: string[];
+  /** Ids of the runs launched, oldest first. */
+  runs: string[];
+  /** The run the session waits for, if any (with the tool call it answers). */
+  active: { run: string; call_id: string } | null;
+  /** Tokens of the session agent's own calls. */
+  usage: TokenUsageFile;
+  transitions: SessionTransition[];
+}
+
+/** The data of a saved session, or of a new one (no record). */
+export function sessionDataOf(record?: SessionRecord): SessionData {
+  if (!record) return { transcript: [], queue: [], runs: [], active: null, usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 }, transitions: [] };
+  return {
+    transcript: mapStoredMessagesToChatMessages(record.transcript as StoredMessage[]),
+    queue: [...record.queue],
+    runs: [...record.runs],
+    active: record.active,
+    usage: { ...record.usage },
+    transitions: record.transitions as SessionTransition[],
+  };
+}
+
+/** The record that saves a session in `state` with `data`. */
+export function sessionRecordOf(state: SessionState, data: SessionData): SessionRecord {
+  return {
+    format: SESSION_FORMAT,
+    state,
+    transcript: mapChatMessagesToStoredMessages(data.transcript),
+    queue: [...data.queue],
+    runs: [...data.runs],
+    active: data.active,
+    usage: { ...data.usage },
+    transitions: data.transitions,
+  };
 }
