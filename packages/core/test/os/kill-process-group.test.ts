@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killProcessGroup, signalProcessGroup } from '../../src/os/kill-process-group.js';
-import { hostName, procStat, processStartTime } from '../../src/os/process-identity.js';
+import { hostName, isProcessAlive, procStat, processStartTime } from '../../src/os/process-identity.js';
 import { stopProcessGroups } from '../../src/os/stop-process-groups.js';
 
 const hasProc = existsSync('/proc/self/stat');
@@ -31,15 +31,7 @@ function group(command: string, cwd: string): number {
 }
 
 /** Running: it exists and is not a zombie (exited, not yet reaped). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const state = procStat(pid)?.state;
-  return state !== 'Z' && state !== 'X';
-}
+const running = (pid: number) => isProcessAlive(pid, null);
 
 /** The PID a command wrote to `file`, once it has. */
 async function pidIn(file: string): Promise<number> {
@@ -59,7 +51,8 @@ describe('signalProcessGroup', () => {
 
   it('says whether the group was there to signal', async () => {
     const dir = tempDir();
-    const pgid = group('sleep 30', dir);
+    // One process, our child: once node has reaped it nothing of the group is left, not even a zombie.
+    const pgid = group('exec sleep 30', dir);
     const exited = new Promise((resolve) => started.at(-1)?.once('exit', resolve));
     expect(signalProcessGroup(pgid, 0)).toBe(true);
     expect(signalProcessGroup(pgid, 'SIGKILL')).toBe(true);
