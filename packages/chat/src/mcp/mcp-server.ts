@@ -151,7 +151,7 @@ function errorText(error: unknown): string {
  * completed stage when the client asked for progress.
  */
 async function settle(launcher: RunLauncher, id: string, extra: Extra, pollMs: number): Promise<RunResult> {
-  const log = await launcher.runs.events(id);
+  const log = await launcher.events(id);
   const token = extra._meta?.progressToken;
   let stages = 0;
   await new Promise<void>((resolve) => {
@@ -166,8 +166,8 @@ async function settle(launcher: RunLauncher, id: string, extra: Extra, pollMs: n
       resolve();
     };
     const timer = setInterval(() => {
-      if (!launcher.runs.isActive(id)) return;
-      launcher.runs.questions(id).then(
+      if (!launcher.isActive(id)) return;
+      launcher.supervisor.questions(id).then(
         (questions) => {
           if (questions.length > 0) finish();
         },

@@ -1,14 +1,31 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { OrchestraError, type JsonValue } from '@orchestra/core';
+import {
+  FileRunCatalogue,
+  OrchestraError,
+  RunRefusal,
+  RunSupervisor,
+  guardedSetup,
+  isOrchestraError,
+  type BackendFactory,
+  type CoreErrorCode,
+  type Diagnostic,
+  type JsonValue,
+  type PendingQuestion,
+  type RunCatalogue,
+  type RunEventLog,
+  type RunStanding,
+  type RunStore,
+  type SupervisedRun,
+} from '@orchestra/core';
 import { Workspace } from '@orchestra/llm';
-import { ApiError, ServerRuns, type BackendFactory, type RunSummary } from '@orchestra/server';
 import type { ChatErrorCode } from '../chat-error-codes.js';
 import { LaunchRunInputSchema, runModeOf, type LaunchRunInput, type RunMode } from './launch-run-input.js';
 import { readContextPaths } from './project-files.js';
 import { filesUnder } from './walk-files.js';
 import { runModePipeline } from './run-mode-templates.js';
 import type { RunResult } from './run-result.js';
+import type { RunQuestion as PortQuestion } from '../session/run-port.js';
 
 /** The file beside a launched run's files that says what it was launched for. */
 export const RUN_DESCRIPTION_FILE = 'run_description.json';
@@ -25,6 +42,8 @@ export interface RunLauncherOptions {
   allowTools?: boolean;
   /** Passed to the engine (tests use 0). */
   checkpointIntervalMs?: number;
+  /** Where runs are kept; default the directory `<project>/runs`. */
+  catalogue?: RunCatalogue;
 }
 
 /** A run ready to start: its pipeline and the context it starts with. */
@@ -38,8 +57,8 @@ export interface PreparedRun {
   context: Record<string, JsonValue>;
 }
 
-/** The code of a {@link LaunchError}: chat's own, or that of the server's refusal of the run ({@link ApiError}). */
-export type LaunchErrorCode = Extract<ChatErrorCode, 'ORCH_BAD_REQUEST' | 'ORCH_LAUNCH_FAILED'> | ApiError['code'];
+/** The code of a {@link LaunchError}: chat's own, or that of the run supervisor's refusal of the run. */
+export type LaunchErrorCode = Extract<ChatErrorCode, 'ORCH_BAD_REQUEST' | 'ORCH_LAUNCH_FAILED'> | CoreErrorCode;
 
 /** A refusal of `launch_run` (bad parameters, a path outside the project, an unknown run): the message says what to change. */
 export class LaunchError extends OrchestraError<LaunchErrorCode> {
@@ -51,11 +70,13 @@ export class LaunchError extends OrchestraError<LaunchErrorCode> {
 
 function launchError(error: unknown): LaunchError {
   if (error instanceof LaunchError) return error;
-  if (error instanceof ApiError) {
-    const diagnostics = (error.details.diagnostics as { file: string; line: number; column: number; message: string }[] | undefined) ?? [];
-    const where = diagnostics.slice(0, 5).map((d) => `\n  ${d.file}:${d.line}:${d.column}: ${d.message}`);
-    return new LaunchError(error.code, `${error.message}${where.join('')}`);
+  if (error instanceof RunRefusal) {
+    const file = typeof error.details.file === 'string' ? error.details.file : 'pipeline.dot';
+    const diagnostics = (error.details.diagnostics as Diagnostic[] | undefined) ?? [];
+    const where = diagnostics.slice(0, 5).map((d) => `\n  ${d.location?.file ?? file}:${d.location?.line ?? 0}:${d.location?.column ?? 0}: ${d.message}`);
+    return new LaunchError(error.code as LaunchErrorCode, `${error.message}${where.join('')}`);
   }
+  if (isOrchestraError(error)) return new LaunchError(error.code as LaunchErrorCode, error.message);
   return new LaunchError('ORCH_LAUNCH_FAILED', error instanceof Error ? error.message : String(error));
 }
 
@@ -65,20 +86,25 @@ function launchError(error: unknown): LaunchError {
  * template) and the context it starts with (`task`, `task_context`,
  * `context_files`), starts it as an ordinary run in `<project>/runs/`
  * (with `run_description.json` next to its files), and reports it as a
- * {@link RunResult}. Runs are driven by a {@link ServerRuns}, so questions
- * are answered and runs cancelled the same way as through the HTTP API.
+ * {@link RunResult}. Runs are driven by core's {@link RunSupervisor}, as the
+ * server's and the CLI's are: questions wait until answered, and runs are
+ * cancelled and resumed the same way.
  */
 export class RunLauncher {
-  readonly runs: ServerRuns;
+  readonly supervisor: RunSupervisor;
   private readonly started = new Map<string, { at: number; prepared: PreparedRun }>();
 
   constructor(readonly options: RunLauncherOptions) {
-    this.runs = new ServerRuns({
-      runsDir: join(options.projectDir, 'runs'),
+    this.supervisor = new RunSupervisor({
+      catalogue: options.catalogue ?? new FileRunCatalogue(join(options.projectDir, 'runs')),
+      setup: guardedSetup({
+        ...(options.allowTools ? { allowTools: true } : {}),
+        ...(options.backendFor ? { backendFor: options.backendFor } : {}),
+        workdir: options.projectDir,
+      }),
       workdir: options.projectDir,
-      ...(options.allowTools ? { allowTools: true } : {}),
-      ...(options.backendFor ? { backendFor: options.backendFor } : {}),
       ...(options.checkpointIntervalMs !== undefined ? { checkpointIntervalMs: options.checkpointIntervalMs } : {}),
+      questionsNotice: (pending) => ({ questions: pending.map(questionOf) }),
     });
   }
 
@@ -116,24 +142,33 @@ export class RunLauncher {
 
   /** Starts a prepared run; resolves with its id once it has started. */
   async start(prepared: PreparedRun): Promise<string> {
-    let summary: RunSummary;
+    let run: SupervisedRun;
     try {
-      summary = await this.runs.start({ source: prepared.source, file: prepared.file, context: prepared.context, ...(this.options.simulate ? { simulate: true } : {}) });
+      run = await this.supervisor.start({
+        source: prepared.source,
+        file: prepared.file,
+        sourceFile: prepared.file,
+        context: prepared.context,
+        options: { ...(this.options.simulate ? { simulate: true } : {}), phased_mode: 'direct' },
+      });
     } catch (error) {
       throw launchError(error);
     }
-    this.started.set(summary.id, { at: Date.now(), prepared });
+    const id = run.id;
+    this.started.set(id, { at: Date.now(), prepared });
+    const manifest = await run.store.readManifest();
     const description = {
       format: 'orchestra.run-description/1',
-      id: summary.id,
+      id,
       task: prepared.input.task,
       pipeline: prepared.pipeline,
       mode: prepared.mode,
       parameters: prepared.input,
-      started_at: summary.started_at,
+      started_at: manifest.started_at,
     };
-    writeFileSync(join(summary.run_dir, RUN_DESCRIPTION_FILE), `${JSON.stringify(description, null, 2)}\n`);
-    return summary.id;
+    // Beside the run's own files (the catalogue is a directory of runs: <project>/runs).
+    if (existsSync(run.store.location)) writeFileSync(join(run.store.location, RUN_DESCRIPTION_FILE), `${JSON.stringify(description, null, 2)}\n`);
+    return id;
   }
 
   /** {@link prepare} then {@link start}. */
@@ -141,9 +176,24 @@ export class RunLauncher {
     return this.start(this.prepare(raw));
   }
 
+  /** The events of run `id` (live while this launcher drives it, else as recorded, or followed from another process). */
+  events(id: string): Promise<RunEventLog> {
+    return this.call(() => this.supervisor.events(id));
+  }
+
+  /** Whether this launcher drives run `id` now. */
+  isActive(id: string): boolean {
+    return this.supervisor.isActive(id);
+  }
+
+  /** Continues a stopped or parked run here (its questions are asked again). */
+  async resume(id: string): Promise<void> {
+    await this.call(() => this.supervisor.resume(id));
+  }
+
   /** Resolves once run `id` stops (ended, cancelled, or its process gone), with its result. */
   async wait(id: string, signal?: AbortSignal): Promise<RunResult> {
-    const log = await this.call(() => this.runs.events(id));
+    const log = await this.events(id);
     await new Promise<void>((resolve) => {
       const stop = log.follow(log.size, { event: () => {}, end: () => resolve() });
       signal?.addEventListener('abort', () => {
@@ -155,50 +205,54 @@ export class RunLauncher {
   }
 
   /** Where run `id` stands, as a {@link RunResult}. */
-  async result(id: string): Promise<RunResult> {
-    const report = await this.call(() => this.runs.report(id));
-    const summary = await this.call(() => this.runs.summary(id, report));
-    const description = readDescription(summary.run_dir);
+  async result(id: string, known?: RunStanding): Promise<RunResult> {
+    const view = known ?? (await this.call(() => this.supervisor.view(id)));
+    const store = await this.call(() => this.supervisor.store(id));
+    const { report } = view;
+    const { manifest } = report;
+    const { state } = report.restored;
+    const description = readDescription(store.location);
     const context = report.restored.context;
-    const started = Date.parse(summary.started_at);
-    const ended = summary.state === 'completed' || summary.state === 'failed';
+    const started = Date.parse(manifest.started_at);
+    const ended = report.state === 'completed' || report.state === 'failed';
+    const usage = state.usage;
     return {
       id,
       task: description?.task ?? String(context.task ?? ''),
-      pipeline: description?.pipeline ?? summary.source_file ?? summary.pipeline,
-      status: statusOf(summary),
-      duration_ms: ended || !summary.live ? lastEventAt(summary.run_dir, started) - started : Date.now() - started,
-      tokens: summary.usage ? { input_tokens: summary.usage.input_tokens, output_tokens: summary.usage.output_tokens, total_tokens: summary.usage.total_tokens } : null,
-      final_response: finalResponse(summary.run_dir, context, summary.completed_nodes),
-      artifacts: artifactsOf(summary.run_dir),
-      run_dir: summary.run_dir,
-      failure_reason: summary.failure_reason,
-      completed_nodes: summary.completed_nodes,
-      questions: summary.questions.map((q) => ({ id: q.id, node_id: q.node_id, text: q.text, options: q.options })),
+      pipeline: description?.pipeline ?? manifest.source_file ?? manifest.pipeline,
+      status: statusOf(view),
+      duration_ms: ended || !view.live ? (await lastEventAt(store, started)) - started : Date.now() - started,
+      tokens: usage ? { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, total_tokens: usage.totalTokens } : null,
+      final_response: await finalResponse(store, context, state.completedNodes),
+      artifacts: artifactsOf(store.location),
+      run_dir: store.location,
+      failure_reason: state.failureReason ?? null,
+      completed_nodes: [...state.completedNodes],
+      questions: view.questions.map((q) => ({ id: q.id, node_id: q.question.stage, text: q.question.text, options: q.question.options.map((o) => ({ key: o.key, label: o.label })) })),
     };
   }
 
   /** The runs of the project, newest first. */
   async list(): Promise<RunResult[]> {
     const out: RunResult[] = [];
-    for (const entry of await this.runs.list()) if (entry.state !== 'unreadable') out.push(await this.result(entry.id));
+    for (const entry of await this.supervisor.list()) if ('report' in entry) out.push(await this.result(entry.id, entry));
     return out;
   }
 
   /** Answers a question a run waits for. */
   async answer(id: string, questionId: string, text: string): Promise<void> {
-    await this.call(() => this.runs.answer(id, questionId, text));
+    await this.call(() => this.supervisor.answer(id, questionId, text));
   }
 
   /** Cancels a run this launcher drives; resolves with its result once it stopped. */
   async cancel(id: string): Promise<RunResult> {
-    await this.call(() => this.runs.cancel(id));
+    await this.call(() => this.supervisor.cancel(id, 'cancelled'));
     return this.result(id);
   }
 
-  /** Stops every run it drives (each stays resumable). */
+  /** Stops every run it drives (each stays resumable; one waiting for an answer parks). */
   close(): Promise<void> {
-    return this.runs.close();
+    return this.supervisor.stopAll(5000, 'the session is closing');
   }
 
   private async call<T>(work: () => Promise<T>): Promise<T> {
@@ -210,11 +264,17 @@ export class RunLauncher {
   }
 }
 
-function statusOf(summary: RunSummary): RunResult['status'] {
-  if (summary.state === 'completed' || summary.state === 'restarted') return 'completed';
-  if (summary.state === 'failed') return 'failed';
-  if (summary.questions.length > 0) return 'waiting';
-  if (summary.live || summary.state === 'running') return 'running';
+/** A held question as the session asks it (the `questions` notice of a launched run's events). */
+function questionOf(q: PendingQuestion): PortQuestion {
+  return { id: q.id, node_id: q.question.stage, text: q.question.text, type: q.question.type, options: q.question.options.map((o) => ({ key: o.key, label: o.label })) };
+}
+
+function statusOf(view: RunStanding): RunResult['status'] {
+  const state = view.report.state;
+  if (state === 'completed' || state === 'restarted') return 'completed';
+  if (state === 'failed') return 'failed';
+  if (view.questions.length > 0) return 'waiting';
+  if (view.live || state === 'running') return 'running';
   return 'cancelled';
 }
 
@@ -232,31 +292,32 @@ function readDescription(dir: string): { task?: string; pipeline?: string } | un
  * stage's, unless a fan-in ran after it (a run that ended by picking among
  * parallel branches): then the best branch's last stage's.
  */
-function finalResponse(dir: string, context: Record<string, JsonValue>, completed: readonly string[]): string | null {
+async function finalResponse(store: RunStore, context: Record<string, JsonValue>, completed: readonly string[]): Promise<string | null> {
   const results = context['parallel.results'];
   const best = context['parallel.fan_in.best_id'];
   const lastStage = typeof context.last_stage === 'string' ? completed.lastIndexOf(context.last_stage) : -1;
   if (Array.isArray(results) && typeof best === 'string') {
-    const fanInAfter = completed.slice(lastStage + 1).some((node) => setsBestBranch(dir, node));
-    if (fanInAfter || lastStage < 0) return bestOf(dir, results, best);
+    let fanInAfter = false;
+    for (const node of completed.slice(lastStage + 1)) if (await setsBestBranch(store, node)) fanInAfter = true;
+    if (fanInAfter || lastStage < 0) return bestOf(store, results, best);
   }
-  if (typeof context.last_stage === 'string') return responseOf(dir, context.last_stage) ?? (typeof context.last_response === 'string' ? context.last_response : null);
+  if (typeof context.last_stage === 'string') return (await stageFile(store, context.last_stage, 'response.md')) ?? (typeof context.last_response === 'string' ? context.last_response : null);
   return null;
 }
 
-/** A stage's whole response, if it wrote one. */
-function responseOf(dir: string, node: string): string | undefined {
+/** A file of a completed node's stage, if it wrote one. */
+async function stageFile(store: RunStore, node: string, name: string): Promise<string | undefined> {
   try {
-    return readFileSync(join(dir, node, 'response.md'), 'utf8');
+    return await (await store.stage(node)).read(name);
   } catch {
     return undefined;
   }
 }
 
 /** Whether a node's status.json records a fan-in's pick. */
-function setsBestBranch(dir: string, node: string): boolean {
+async function setsBestBranch(store: RunStore, node: string): Promise<boolean> {
   try {
-    const status = JSON.parse(readFileSync(join(dir, node, 'status.json'), 'utf8')) as { context_updates?: Record<string, unknown> };
+    const status = JSON.parse((await stageFile(store, node, 'status.json')) ?? '{}') as { context_updates?: Record<string, unknown> };
     return status.context_updates?.['parallel.fan_in.best_id'] !== undefined;
   } catch {
     return false;
@@ -264,11 +325,11 @@ function setsBestBranch(dir: string, node: string): boolean {
 }
 
 /** The best branch's answer: its last stage's response, else what it put in the context. */
-function bestOf(dir: string, results: JsonValue[], best: string): string | null {
+async function bestOf(store: RunStore, results: JsonValue[], best: string): Promise<string | null> {
   const entry = results.find((r) => typeof r === 'object' && r !== null && !Array.isArray(r) && r.id === best) as Record<string, JsonValue> | undefined;
   const nodes = Array.isArray(entry?.completed_nodes) ? entry.completed_nodes.filter((n): n is string => typeof n === 'string') : [];
   for (const node of [...nodes].reverse()) {
-    const text = responseOf(dir, node);
+    const text = await stageFile(store, node, 'response.md');
     if (text !== undefined) return text;
   }
   const updates = entry?.context_updates as Record<string, JsonValue> | undefined;
@@ -276,15 +337,16 @@ function bestOf(dir: string, results: JsonValue[], best: string): string | null 
   return typeof updates?.last_response === 'string' ? updates.last_response : null;
 }
 
+/** The files of the run's `artifacts/` (a run kept in a directory; none for other stores). */
 function artifactsOf(dir: string): string[] {
   const root = join(dir, 'artifacts');
   return existsSync(root) ? filesUnder(root).map((path) => relative(dir, path)) : [];
 }
 
 /** When the run last recorded an event (its end, for a run that stopped). */
-function lastEventAt(dir: string, fallback: number): number {
+async function lastEventAt(store: RunStore, fallback: number): Promise<number> {
   try {
-    const lines = readFileSync(join(dir, 'events.jsonl'), 'utf8').trim().split('\n');
+    const lines = await store.readEvents();
     const last = JSON.parse(lines[lines.length - 1] as string) as { at?: string };
     const at = last.at ? Date.parse(last.at) : Number.NaN;
     return Number.isNaN(at) ? fallback : at;

@@ -12,7 +12,7 @@ function questionsOf(data: string): RunQuestion[] | undefined {
 
 /**
  * The {@link RunPort} of chat's `RunLauncher`: the only place where the
- * session meets the launcher (and the server's run registry under it).
+ * session meets the launcher (and the run supervisor under it).
  */
 export function launcherRunPort(launcher: RunLauncher): RunPort {
   return {
@@ -27,7 +27,7 @@ export function launcherRunPort(launcher: RunLauncher): RunPort {
     },
     result: (id) => launcher.result(id),
     async follow(id, onQuestions) {
-      const log = await launcher.runs.events(id);
+      const log = await launcher.events(id);
       await new Promise<void>((resolve) => {
         log.follow(log.size, {
           event: (e) => {
@@ -45,7 +45,7 @@ export function launcherRunPort(launcher: RunLauncher): RunPort {
     },
     async reattach(id) {
       const result = await launcher.result(id);
-      if (result.status !== 'completed' && result.status !== 'failed' && !launcher.runs.isActive(id)) await launcher.runs.resume(id);
+      if (result.status !== 'completed' && result.status !== 'failed' && !launcher.isActive(id)) await launcher.resume(id);
     },
   };
 }
