@@ -20,7 +20,11 @@ export class MemoryRunCatalogue implements RunCatalogue {
   create(pipeline: string, options: CreateRunOptions = {}): MemoryRunStore {
     if (options.id !== undefined) {
       const known = this.find(options.id);
-      if (known?.exists()) throw new OrchestraError('ORCH_RUN_EXISTS', `${known.location} already holds a run`);
+      if (known?.exists()) {
+        const holder = known.leaseHolder();
+        if (holder && isProcessAlive(holder.pid, holder.start_time, holder.host)) throw new RunLockedError(known.location, holder);
+        throw new OrchestraError('ORCH_RUN_EXISTS', `${known.location} already holds a run`);
+      }
       return known ?? this.add(options.id);
     }
     const base = newRunId(pipeline, options.now);

@@ -1,14 +1,11 @@
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import {
   AutoApproveInterviewer,
   ConsoleInterviewer,
-  FileRunStore,
   checkPipelineHash,
   isOrchestraError,
   QueueInterviewer,
   RUN_FILES,
-  RecordedAnswersInterviewer,
   defaultLogsRoot,
   readPendingQuestions,
   killRunningTools,
@@ -16,17 +13,19 @@ import {
   escapeControl,
   type Interviewer,
   ValidationError,
-  resumePipeline,
-  runPipeline,
   readManifest,
   simulationBackend,
   sortDiagnostics,
   type CodergenBackend,
   type Manifest,
+  type RunAttachment,
   type RunResult,
+  type RunStore,
+  type SupervisedRun,
 } from '@orchestra/core';
-import { loadPipelineFile, type Graph } from '@orchestra/core/loader';
+import { loadPipeline, type Graph } from '@orchestra/core/loader';
 import type { LoadedConfig } from '@orchestra/llm/config';
+import { cliRun, cliRuns } from '../cli-runs.js';
 import { ExitCode } from '../exit-codes.js';
 import { readAnswersFile } from '../answers-file.js';
 import { loadForCommand } from '../load-pipeline-file.js';
@@ -76,9 +75,9 @@ function exitCodeOf(result: RunResult): number {
   return ExitCode.failed;
 }
 
-/** Who answers the run's questions, and the console when it is the one asking (it also shows streamed agent replies). */
+/** Who answers the run's questions (after the answers recorded in the run), and the console when it is the one asking (it also shows streamed agent replies). */
 interface Asking {
-  interviewer: Interviewer;
+  questions: Interviewer | 'park';
   console?: ConsoleInterviewer;
   close: () => void;
 }
@@ -89,27 +88,24 @@ interface AskingDefaults {
   timeoutMs?: number;
 }
 
-/** The interviewer the flags ask for: auto-approve, a queue from `--answers`, or the console. */
-async function interviewerFor(flags: RunFlags, logsRoot: string, answered: number, defaults: AskingDefaults): Promise<Asking | string> {
+/**
+ * Who answers the run's questions, as the flags say: auto-approve, a queue
+ * from `--answers`, the console, or (`--park`) nobody: the run parks. The
+ * supervisor gives answers recorded with `orchestra answer` first.
+ */
+async function interviewerFor(flags: RunFlags, answered: number, defaults: AskingDefaults): Promise<Asking | string> {
   if ([flags.autoApprove, flags.answers, flags.park].filter(Boolean).length > 1) return 'use only one of --auto-approve, --answers and --park';
-  // Answers recorded with `orchestra answer` come first; --park parks instead of asking.
-  if (flags.park) return { interviewer: new RecordedAnswersInterviewer(new FileRunStore(logsRoot), undefined), close: () => {} };
-  const inner = await innerInterviewer(flags, answered, defaults);
-  if (typeof inner === 'string') return inner;
-  return { ...inner, interviewer: new RecordedAnswersInterviewer(new FileRunStore(logsRoot), inner.interviewer) };
-}
-
-async function innerInterviewer(flags: RunFlags, answered: number, defaults: AskingDefaults): Promise<Asking | string> {
-  if (flags.autoApprove) return { interviewer: new AutoApproveInterviewer(), close: () => {} };
+  if (flags.park) return { questions: 'park', close: () => {} };
+  if (flags.autoApprove) return { questions: new AutoApproveInterviewer(), close: () => {} };
   if (flags.answers) {
     const answers = await readAnswersFile(flags.answers);
     // On resume, the answers the run already used are skipped: the file is the whole script.
-    return typeof answers === 'string' ? answers : { interviewer: new QueueInterviewer(answers.slice(answered)), close: () => {} };
+    return typeof answers === 'string' ? answers : { questions: new QueueInterviewer(answers.slice(answered)), close: () => {} };
   }
-  if (defaults.autoApprove) return { interviewer: new AutoApproveInterviewer(), close: () => {} };
+  if (defaults.autoApprove) return { questions: new AutoApproveInterviewer(), close: () => {} };
   // Questions go to stderr: stdout carries the stage lines (or JSON events with --json).
   const console = new ConsoleInterviewer({ input: process.stdin, output: process.stderr, ...(defaults.timeoutMs !== undefined ? { defaultTimeoutMs: defaults.timeoutMs } : {}) });
-  return { interviewer: console, console, close: () => console.close() };
+  return { questions: console, console, close: () => console.close() };
 }
 
 /** What a run needs besides the pipeline: the configuration and the backend for its LLM stages. */
@@ -158,18 +154,20 @@ function resumeFlags(flags: RunFlags): string[] {
   return args;
 }
 
-/** Runs `work` with Ctrl-C handling and the renderer; maps errors to exit codes. */
+/** Starts (or resumes) the run through its supervisor, taking part as `attach` says. */
+type Launch = (attach: RunAttachment) => Promise<SupervisedRun>;
+
+/** Runs the launched run with Ctrl-C handling and the renderer; maps errors to exit codes. */
 async function execute(
   io: CliIO,
   flags: RunFlags,
-  logsRoot: string,
   answered: number,
   setup: Setup,
   /** Flags a printed `orchestra resume` command repeats. */
   hintFlags: string[],
-  work: (signal: AbortSignal, onEvent: ReturnType<typeof createRunRenderer>['onEvent'], interviewer: Interviewer, backend: CodergenBackend | undefined) => Promise<RunResult>,
+  launch: Launch,
 ): Promise<number> {
-  const asking = await interviewerFor(flags, logsRoot, answered, setup.defaults);
+  const asking = await interviewerFor(flags, answered, setup.defaults);
   if (typeof asking === 'string') {
     io.stderr(`orchestra: ${escapeControl(asking)}\n`);
     return ExitCode.usage;
@@ -194,12 +192,13 @@ async function execute(
     },
   );
   try {
-    const result = await work(interrupt.signal, renderer.onEvent, asking.interviewer, setup.backend);
+    const run = await launch({ questions: asking.questions, onEvent: renderer.onEvent, signal: interrupt.signal, phasedMode: phasedModeOf(flags) });
+    const result = await run.done;
     renderer.summary(result);
     if (result.status === 'parked') {
       // The console parks the run when its input ends: then say how to run unattended too.
       const inputEnded = result.parkedReason === 'end-of-input';
-      io.stderr(parkedMessage({ logsRoot: result.logsRoot, pending: await readPendingQuestions(new FileRunStore(result.logsRoot)), resumeArgs: hintFlags, inputEnded }));
+      io.stderr(parkedMessage({ logsRoot: result.logsRoot, pending: await readPendingQuestions(run.store), resumeArgs: hintFlags, inputEnded }));
     }
     if (result.status === 'interrupted') {
       io.stderr(`orchestra: interrupted; the checkpoint is saved. Continue with:\n  ${shellCommand(['orchestra', 'resume', result.logsRoot, ...hintFlags.filter((f) => f !== '--park')])}\n`);
@@ -250,37 +249,33 @@ export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO
     io.stderr(`orchestra: ${escapeControl(setup)}\n`);
     return ExitCode.usage;
   }
-  const logsRoot = flags.logsDir ? resolve(flags.logsDir) : defaultLogsRoot(graph.name);
-  return execute(io, flags, logsRoot, 0, setup, [], (signal, onEvent, interviewer, backend) =>
-    runPipeline(graph, {
-      interviewer,
-      ...(backend ? { backend } : {}),
-      logsRoot,
-      initialContext: { ...fromFile, ...sets },
-      source: loaded.source,
-      sourceFile: resolve(file),
-      signal,
-      onEvent,
-      runOptions: recordRunOptions(flags),
-      phasedMode: phasedModeOf(flags),
-    }),
+  // A run directory given: run <name> of its parent; else a new run in .orchestra/runs.
+  const runSetup = async () => (setup.backend ? { backend: setup.backend } : {});
+  const target = flags.logsDir ? cliRun(resolve(flags.logsDir), runSetup) : { supervisor: cliRuns(dirname(defaultLogsRoot(graph.name)), runSetup), id: undefined };
+  return execute(io, flags, 0, setup, [], (attach) =>
+    target.supervisor.start(
+      {
+        source: loaded.source,
+        graph,
+        file,
+        sourceFile: resolve(file),
+        context: { ...fromFile, ...sets },
+        options: recordRunOptions(flags),
+        ...(target.id !== undefined ? { id: target.id } : {}),
+      },
+      attach,
+    ),
   );
 }
 
-/** How many answers a run records (`interviews.jsonl`: the answers a resumed `--answers` skips). */
-function answersRecorded(logsRoot: string): number {
-  return new FileRunStore(logsRoot).readInterviews().length;
-}
-
 /**
- * The pipeline a run directory was started with (its `pipeline.dot` copy) and
- * the file it came from (for finding `orchestra.yaml` next to it); undefined
- * when the directory has no copy (resume then reports what is missing).
+ * The pipeline a run was started with (its stored copy) and the file it came
+ * from (for finding `orchestra.yaml` next to it); undefined when the run has
+ * no copy (resume then reports what is missing).
  */
-async function runPipelineOf(logsRoot: string, manifest: Manifest): Promise<{ graph: Graph; sourceFile: string | undefined } | undefined> {
-  const copy = join(logsRoot, RUN_FILES.pipeline);
-  if (!existsSync(copy)) return undefined;
-  const loaded = await loadPipelineFile(copy);
+function runPipelineOf(logsRoot: string, source: string | undefined, manifest: Manifest): { graph: Graph; sourceFile: string | undefined } | undefined {
+  if (source === undefined) return undefined;
+  const loaded = loadPipeline(source, { file: join(logsRoot, RUN_FILES.pipeline) });
   if (!loaded.graph) return undefined;
   return { graph: loaded.graph, sourceFile: manifest.source_file ?? undefined };
 }
@@ -298,11 +293,16 @@ export interface ResumeCommandFlags extends RunFlags {
  */
 export async function resumeCommand(logsDir: string, given: ResumeCommandFlags, io: CliIO): Promise<number> {
   const logsRoot = resolve(logsDir);
+  let setup: Setup | undefined;
+  const { supervisor, id } = cliRun(logsRoot, async () => (setup?.backend ? { backend: setup.backend } : {}));
   let manifest: Manifest;
+  let store: RunStore;
+  let source: string | undefined;
   try {
     manifest = readManifest(logsRoot);
+    store = await supervisor.store(id);
+    source = await store.readSource();
     // Before anything reads the run's pipeline (its models, its orchestra.yaml): it must be the one the run started with.
-    const source = new FileRunStore(logsRoot).readSource();
     if (source !== undefined) checkPipelineHash(logsRoot, manifest, source);
   } catch (error) {
     if (!isOrchestraError(error)) throw error;
@@ -319,15 +319,23 @@ export async function resumeCommand(logsDir: string, given: ResumeCommandFlags, 
     return ExitCode.usage;
   }
   if (given.cwd !== undefined && chatty) io.stderr(`orchestra: ${escapeControl(`tool commands run in ${workdir}${manifest.workdir ? ` (the run started in ${manifest.workdir})` : ''}`, { keepNewlines: false })}\n`);
-  const pipeline = await runPipelineOf(logsRoot, manifest);
-  const setup: Setup | string = pipeline ? await setUp(pipeline.graph, pipeline.sourceFile, flags) : { defaults: { autoApprove: false }, ...(flags.simulate ? { backend: simulationBackend } : {}) };
-  if (typeof setup === 'string') {
-    io.stderr(`orchestra: ${escapeControl(setup)}\n`);
+  const pipeline = runPipelineOf(logsRoot, source, manifest);
+  const prepared: Setup | string = pipeline ? await setUp(pipeline.graph, pipeline.sourceFile, flags) : { defaults: { autoApprove: false }, ...(flags.simulate ? { backend: simulationBackend } : {}) };
+  if (typeof prepared === 'string') {
+    io.stderr(`orchestra: ${escapeControl(prepared)}\n`);
     return ExitCode.usage;
   }
-  return execute(io, flags, logsRoot, answersRecorded(logsRoot), setup, resumeFlags(given), async (signal, onEvent, interviewer, backend) => {
-    const result = await resumePipeline(logsRoot, { ...(backend ? { backend } : {}), interviewer, signal, onEvent, phasedMode: phasedModeOf(flags), ...(workdir !== undefined ? { workdir } : {}) });
-    if (result.alreadyFinished && !flags.json) io.stdout(`orchestra: this run already ended (${result.status}); nothing to resume\n`);
-    return result;
+  setup = prepared;
+  // The answers the run already used (its interview records): a resumed `--answers` skips them.
+  const answered = (await store.readInterviews()).length;
+  return execute(io, flags, answered, prepared, resumeFlags(given), async (attach) => {
+    const run = await supervisor.resume(id, { ...attach, ended: 'report', ...(workdir !== undefined ? { workdir } : {}) });
+    return {
+      ...run,
+      done: run.done.then((result) => {
+        if (result.alreadyFinished && !flags.json) io.stdout(`orchestra: this run already ended (${result.status}); nothing to resume\n`);
+        return result;
+      }),
+    };
   });
 }

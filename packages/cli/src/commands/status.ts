@@ -6,7 +6,8 @@ import { answerCommands } from '../render/parked-message.js';
 import { shellCommand } from '../shell-quote.js';
 import { terminalJson } from '../render/terminal-json.js';
 import { reportingUsageErrors } from '../usage-errors.js';
-import { readRunReport, type RunReport, type RunState } from '@orchestra/core';
+import { readManifest, type RunReport, type RunState } from '@orchestra/core';
+import { cliRun } from '../cli-runs.js';
 
 /**
  * Exit codes of `orchestra status` by the run's state (documented in
@@ -27,7 +28,9 @@ export const STATUS_EXIT_CODES: Record<RunState, number> = {
 export async function statusCommand(logsDir: string, options: { json?: boolean }, io: CliIO): Promise<number> {
   const root = resolve(logsDir);
   return reportingUsageErrors(io, async () => {
-    const report = await readRunReport(root);
+    readManifest(root); // not a run (or no directory there): said as such
+    const { supervisor, id } = cliRun(root);
+    const report = await supervisor.report(id);
     if (options.json) io.stdout(`${terminalJson(statusJson(report, logsDir))}\n`);
     else printStatus(report, logsDir, io);
     return STATUS_EXIT_CODES[report.state];

@@ -36,7 +36,11 @@ export class FileRunCatalogue implements RunCatalogue {
     if (options.id !== undefined) {
       checkRunId(options.id);
       const store = this.store(options.id);
-      if (store.exists()) throw new OrchestraError('ORCH_RUN_EXISTS', `${store.location} already holds a run; resume it with \`orchestra resume ${store.location}\` or choose another --logs-dir`);
+      if (store.exists()) {
+        const holder = store.leaseHolder();
+        if (holder && isProcessAlive(holder.pid, holder.start_time, holder.host)) throw new RunLockedError(store.location, holder);
+        throw new OrchestraError('ORCH_RUN_EXISTS', `${store.location} already holds a run; resume it with \`orchestra resume ${store.location}\` or choose another --logs-dir`);
+      }
       return store;
     }
     const base = newRunId(name, options.now);

@@ -6,7 +6,7 @@ export type RunListing = { id: string; report: RunReport } | { id: string; probl
 
 /** How {@link RunCatalogue.create} names a new run. */
 export interface CreateRunOptions {
-  /** The run's id, instead of a new one (`--logs-dir`): refused (`ORCH_RUN_EXISTS`) when the catalogue holds a run by that id. */
+  /** The run's id, instead of a new one (`--logs-dir`): refused when the catalogue holds a run by that id (`RunLockedError` while a live process drives it, else `ORCH_RUN_EXISTS`). */
   id?: string;
   /** The time the new id is stamped with (default now). */
   now?: Date;

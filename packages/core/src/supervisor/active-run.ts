@@ -105,7 +105,10 @@ export function launchRun(spec: LaunchSpec, hooks: RunHooks): { run: ActiveRun; 
   };
   const inner: Interviewer | undefined = spec.questions === 'hold' ? held : spec.questions === 'park' ? undefined : spec.questions;
   // Answers recorded in the run (it may have moved on with a restart) first, then the policy's.
-  const interviewer: Interviewer = { ask: (question, options) => new RecordedAnswersInterviewer(run.store, inner).ask(question, options) };
+  const interviewer: Interviewer = {
+    ask: (question, options) => new RecordedAnswersInterviewer(run.store, inner).ask(question, options),
+    inform: (message, stage) => inner?.inform?.(message, stage),
+  };
   run.done = spec
     .work(controller.signal, onEvent, interviewer)
     .then(

@@ -1,5 +1,6 @@
 import { hasErrors } from '../diagnostics/diagnostic.js';
 import { OrchestraError } from '../errors.js';
+import { RunLockedError } from '../engine/store/store-errors.js';
 import type { RunEvent } from '../engine/events.js';
 import type { RunResult } from '../engine/run-result.js';
 import { readPendingQuestions, readRecordedAnswers } from '../engine/store/pending-questions.js';
@@ -31,6 +32,8 @@ export interface RunSupervisorOptions {
   checkpointIntervalMs?: number;
   /** What the runs' `questions` notice carries (a web API's JSON shape); default the pending questions as they are. */
   questionsNotice?: (pending: PendingQuestion[]) => unknown;
+  /** How messages name this supervisor's process ("this server"); default "this process". */
+  self?: string;
 }
 
 /** A run to start. */
@@ -63,6 +66,13 @@ export interface RunAttachment {
   phasedMode?: 'direct' | 'interactive';
   /** Where a resumed run's tool commands run (default: where it started). */
   workdir?: string;
+  /**
+   * A resume of a run that has ended: `refuse` it (`ORCH_RUN_ENDED`, the
+   * default), or `report` it as it ended (`alreadyFinished`; one that ended
+   * on a `loop_restart` goes on in the run that continues it), as
+   * `orchestra resume` does.
+   */
+  ended?: 'refuse' | 'report';
 }
 
 /** A run a supervisor drives. */
@@ -95,6 +105,8 @@ export interface RunStanding {
 export interface AnswerResult {
   id: string;
   value: string;
+  /** The chosen option's key and label, for a multiple-choice answer. */
+  key?: string;
   label?: string;
   /** The run was parked and goes on now (every question it waits for answered). */
   resumed: boolean;
@@ -131,6 +143,10 @@ export class RunSupervisor {
     this.setup = options.setup ?? plainSetup;
   }
 
+  private get self(): string {
+    return this.options.self ?? 'this process';
+  }
+
   /** Where its runs are kept. */
   get catalogue(): RunCatalogue {
     return this.options.catalogue;
@@ -150,7 +166,7 @@ export class RunSupervisor {
     const options = request.options ?? {};
     const setup = await this.setup({ graph, file, diagnostics, options, how: 'start' });
     const store = await this.options.catalogue.create(graph.name, request.id !== undefined ? { id: request.id } : {});
-    if (this.active.has(store.runId)) throw new RunRefusal('ORCH_RUN_ACTIVE', `run ${store.runId} is running in this process already`);
+    if (this.active.has(store.runId)) throw new RunRefusal('ORCH_RUN_ACTIVE', `run ${store.runId} is running in ${this.self} already`);
     const phasedMode = attach.phasedMode ?? options.phased_mode ?? 'direct';
     const g = graph;
     return this.launch(store, new RunEventLog(), 0, attach, (signal, onEvent, interviewer) =>
@@ -173,7 +189,7 @@ export class RunSupervisor {
 
   /** Continues a stopped or parked run with the options it started with; refused when it runs here or elsewhere, or has ended. */
   async resume(id: string, attach: RunAttachment = {}): Promise<SupervisedRun> {
-    return this.launchResume(await this.prepareResume(id), attach);
+    return this.launchResume(await this.prepareResume(id, { ended: attach.ended ?? 'refuse' }), attach);
   }
 
   /** Stops a run this supervisor drives at its next safe point (it stays resumable); resolves once it stopped. */
@@ -182,7 +198,7 @@ export class RunSupervisor {
     if (!run) {
       const report = await this.report(id);
       if (report.owner?.alive) {
-        throw new RunRefusal('ORCH_RUN_LOCKED', `run ${id} is driven by process ${report.owner.pid} on ${report.owner.host}, not by this one; stop it there`, {
+        throw new RunRefusal('ORCH_RUN_LOCKED', `run ${id} is driven by process ${report.owner.pid} on ${report.owner.host}, not by ${this.self}; stop it there`, {
           owner: { pid: report.owner.pid, host: report.owner.host, since: report.owner.acquired_at },
         });
       }
@@ -228,30 +244,26 @@ export class RunSupervisor {
       if (target === undefined) throw new RunRefusal('ORCH_NOT_PENDING', pending.length === 0 ? `run ${id} waits for no answer` : `several questions are pending (${pending.map((p) => p.id).join(', ')}); choose one`);
       const answered = run.held.answer(target, text);
       if ('reason' in answered) throw new RunRefusal(answered.reason === 'invalid' ? 'ORCH_BAD_ANSWER' : 'ORCH_NOT_PENDING', answered.message);
-      return { id: target, value: answered.value, ...(answered.selectedOption ? { label: answered.selectedOption.label } : {}), resumed: false };
-    }
-    const report = await this.report(id);
-    if (report.state !== 'parked') {
-      if (report.owner?.alive) {
-        throw new RunRefusal('ORCH_RUN_LOCKED', `run ${id} is driven by process ${report.owner.pid} on ${report.owner.host}; answer it there`, {
-          owner: { pid: report.owner.pid, host: report.owner.host, since: report.owner.acquired_at },
-        });
-      }
-      throw new RunRefusal('ORCH_NOT_PENDING', `${questionId === undefined ? 'no question' : `question ${JSON.stringify(questionId)}`} is pending: run ${id} waits for no answer (it is ${report.state})`);
+      return { id: target, value: answered.value, ...(answered.selectedOption ? { key: answered.selectedOption.key, label: answered.selectedOption.label } : {}), resumed: false };
     }
     const resume = options.resume !== false;
-    // What would stop the resume is found before the answer is recorded.
-    const prepared = resume ? await this.prepareResume(id) : undefined;
     const store = await this.options.catalogue.open(id);
+    // Held while the answer is recorded: a run another live process drives is refused, naming it.
     const lease = await store.acquire();
     let recorded: Awaited<ReturnType<typeof recordAnswer>>;
+    let prepared: Awaited<ReturnType<RunSupervisor['prepareResume']>> | undefined;
     try {
+      const status = (await store.readCheckpoint())?.status ?? 'running';
+      if (status !== 'parked') throw new RunRefusal('ORCH_NOT_PENDING', `run ${id} is not waiting for an answer (it is ${status})`, { state: status });
+      // What would stop the resume is found before the answer is recorded (nothing is written for a refused one).
+      if (resume) prepared = await this.prepareResume(id, { leaseHeld: true });
       recorded = await recordAnswer(store, text, { ...(questionId !== undefined ? { id: questionId } : {}), ...(options.replace ? { replace: true } : {}) });
     } finally {
       await lease.release();
     }
     if (typeof recorded === 'string') {
-      const notPending = (questionId !== undefined && !report.pending.some((p) => p.id === questionId)) || recorded.includes('already has an answer') || recorded.includes('several questions');
+      const pending = await readPendingQuestions(store);
+      const notPending = (questionId !== undefined && !pending.some((p) => p.id === questionId)) || recorded.includes('already has an answer') || recorded.includes('several questions');
       throw new RunRefusal(notPending ? 'ORCH_NOT_PENDING' : 'ORCH_BAD_ANSWER', recorded);
     }
     const answers = await readRecordedAnswers(store);
@@ -260,7 +272,7 @@ export class RunSupervisor {
     return {
       id: recorded.id,
       value: recorded.answer.value,
-      ...(recorded.answer.selectedOption ? { label: recorded.answer.selectedOption.label } : {}),
+      ...(recorded.answer.selectedOption ? { key: recorded.answer.selectedOption.key, label: recorded.answer.selectedOption.label } : {}),
       resumed: prepared !== undefined && complete,
       ...(recorded.replaced ? { replaced: true } : {}),
     };
@@ -329,16 +341,13 @@ export class RunSupervisor {
    * can be continued (not live here or elsewhere, not ended), its pipeline
    * is acceptable to this supervisor's setup, and its stages are equipped.
    */
-  private async prepareResume(id: string): Promise<{ store: RunStore; setup: RunSetup; options: RecordedRunOptions }> {
-    if (this.active.has(id)) throw new RunRefusal('ORCH_RUN_ACTIVE', `run ${id} is running in this process already`);
-    const report = await this.report(id);
-    if (report.owner?.alive) {
-      throw new RunRefusal('ORCH_RUN_LOCKED', `run ${id} is driven by process ${report.owner.pid} on ${report.owner.host}; stop it there first`, {
-        owner: { pid: report.owner.pid, host: report.owner.host, since: report.owner.acquired_at },
-      });
-    }
-    if (ENDED.has(report.state)) throw new RunRefusal('ORCH_RUN_ENDED', `run ${id} has ended (${report.state}); there is nothing to resume`, { state: report.state });
+  private async prepareResume(id: string, how: { leaseHeld?: boolean; ended?: 'refuse' | 'report' } = {}): Promise<{ store: RunStore; setup: RunSetup; options: RecordedRunOptions }> {
+    if (this.active.has(id)) throw new RunRefusal('ORCH_RUN_ACTIVE', `run ${id} is running in ${this.self} already`);
     const store = await this.options.catalogue.open(id);
+    const report = await this.report(id);
+    // A run another live process drives (not this one, holding its lease to record an answer).
+    if (report.owner?.alive && !how.leaseHeld) throw new RunLockedError(store.location, report.owner);
+    if (ENDED.has(report.state) && how.ended !== 'report') throw new RunRefusal('ORCH_RUN_ENDED', `run ${id} has ended (${report.state}); there is nothing to resume`, { state: report.state });
     const options = recordedOptions(report.manifest.run_options);
     const source = await store.readSource();
     const loaded = source !== undefined ? loadPipeline(source, { file: `${id}/pipeline.dot` }) : undefined;
@@ -348,8 +357,11 @@ export class RunSupervisor {
   }
 
   private async launchResume({ store, setup, options }: Awaited<ReturnType<RunSupervisor['prepareResume']>>, attach: RunAttachment): Promise<SupervisedRun> {
-    const recorded = await store.readEvents();
-    // Held question ids go on from the questions asked before (answered or not), so an answer meant for one asked before never lands on a new one.
+    // Held questions and followers of the log need what the run recorded: held question ids go on from the
+    // questions asked before (answered or not), so an answer meant for one asked before never lands on a new one.
+    // A caller that asks the questions itself (a terminal) needs neither, and the events are not read.
+    const held = (attach.questions ?? 'hold') === 'hold';
+    const recorded = held ? await store.readEvents() : [];
     const asked = recorded.filter((line) => line.includes('"type":"interview.started"')).length;
     const phasedMode = attach.phasedMode ?? options.phased_mode ?? 'direct';
     const workdir = attach.workdir ?? this.options.workdir;

@@ -127,7 +127,7 @@ export class ServerRuns {
 
   /** Answers a question: a live run's at once; a parked run's is recorded and the run resumed here once every question has an answer. */
   async answer(id: string, questionId: string, text: string): Promise<{ id: string; value: string; label?: string; resumed: boolean }> {
-    const { replaced: _replaced, ...answered } = await this.supervisor.answer(checked(id), questionId, text);
+    const { replaced: _replaced, key: _key, ...answered } = await this.supervisor.answer(checked(id), questionId, text);
     return answered;
   }
 
