@@ -78,6 +78,7 @@ export class ServerRuns {
       ...(options.workdir ? { workdir: options.workdir } : {}),
       ...(options.checkpointIntervalMs !== undefined ? { checkpointIntervalMs: options.checkpointIntervalMs } : {}),
       questionsNotice: (pending) => ({ questions: pending.map((q) => questionJson({ ...q, source: 'live' })) }),
+      self: 'this server',
     });
   }
 
