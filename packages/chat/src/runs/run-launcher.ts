@@ -24,8 +24,7 @@ import { LaunchRunInputSchema, runModeOf, type LaunchRunInput, type RunMode } fr
 import { readContextPaths } from './project-files.js';
 import { filesUnder } from './walk-files.js';
 import { runModePipeline } from './run-mode-templates.js';
-import type { RunResult } from './run-result.js';
-import type { RunQuestion as PortQuestion } from '../session/run-port.js';
+import type { LaunchedQuestion, RunResult } from './run-result.js';
 
 /** The file beside a launched run's files that says what it was launched for. */
 export const RUN_DESCRIPTION_FILE = 'run_description.json';
@@ -265,7 +264,7 @@ export class RunLauncher {
 }
 
 /** A held question as the session asks it (the `questions` notice of a launched run's events). */
-function questionOf(q: PendingQuestion): PortQuestion {
+function questionOf(q: PendingQuestion): LaunchedQuestion {
   return { id: q.id, node_id: q.question.stage, text: q.question.text, type: q.question.type, options: q.question.options.map((o) => ({ key: o.key, label: o.label })) };
 }
 

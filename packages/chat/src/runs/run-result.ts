@@ -1,4 +1,14 @@
-import type { TokenUsageFile } from '@orchestra/core';
+import type { Question, TokenUsageFile } from '@orchestra/core';
+
+/** A question a launched run waits for, as the session asks it of the person (the `questions` notice of its events). */
+export interface LaunchedQuestion {
+  id: string;
+  /** The node that asks it. */
+  node_id: string;
+  text: string;
+  type: Question['type'];
+  options: { key: string; label: string }[];
+}
 
 /**
  * What a launched run gives back to whoever launched it (the session agent,

@@ -1,16 +1,8 @@
-import type { Question } from '@orchestra/core';
 import type { PreparedRun } from '../runs/run-launcher.js';
-import type { RunResult } from '../runs/run-result.js';
+import type { LaunchedQuestion, RunResult } from '../runs/run-result.js';
 
 /** A question a launched run waits for, as the session asks it of the person. */
-export interface RunQuestion {
-  id: string;
-  /** The node that asks it. */
-  node_id: string;
-  text: string;
-  type: Question['type'];
-  options: { key: string; label: string }[];
-}
+export type RunQuestion = LaunchedQuestion;
 
 /**
  * Everything the interactive session does with runs, and all it knows of
