@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { AutoApproveInterviewer, QueueInterviewer, escapeControl, isOrchestraError, pathProblem, type GraphNode, type Interviewer } from '@orchestra/core';
 import { ExitCode } from '../exit-codes.js';
-import type { CliIO } from '../io.js';
+import { inputOf, type CliIO } from '../io.js';
 import { readAnswersFile } from '../answers-file.js';
 import { loadRunConfig } from '../llm-backend.js';
 import { modelFlags } from '../model-flags.js';
@@ -101,7 +101,8 @@ export async function chatCommand(flags: ChatFlags, io: CliIO): Promise<number> 
     throw error;
   }
   if (flags.allowTools) io.stderr('orchestra: warning: --allow-tools: launched runs may run shell commands and give models tools on this machine\n');
-  const tty = process.stdin.isTTY === true;
+  const input = inputOf(io);
+  const tty = (input as { isTTY?: boolean }).isTTY === true;
   terminal = new ChatTerminal(session, terminalInterviewer, { io, paint: painter(colourEnabled(process.stdout)), tty, project: projectDir });
   if (tty) io.stderr(`orchestra chat: project ${projectDir}${flags.resume ? ' (resumed)' : ''}; /help lists the commands\n`);
   if (flags.resume) terminal.showConversation();
@@ -109,7 +110,7 @@ export async function chatCommand(flags: ChatFlags, io: CliIO): Promise<number> 
   process.on('SIGINT', onSignal);
   try {
     // Input is read from the start: a resumed session may ask a question while it recovers.
-    const rl = createInterface({ input: process.stdin, terminal: false });
+    const rl = createInterface({ input, terminal: false });
     rl.on('line', (line) => terminal?.line(line));
     rl.on('close', () => terminal?.end());
     if (flags.resume) await terminal.track(session.recover());

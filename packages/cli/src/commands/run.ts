@@ -31,7 +31,7 @@ import { readAnswersFile } from '../answers-file.js';
 import { loadForCommand } from '../load-pipeline-file.js';
 import { formatDiagnostic } from '../format-diagnostics.js';
 import { abortOnSignals } from '../interrupt.js';
-import type { CliIO } from '../io.js';
+import { inputOf, stderrStreamOf, type CliIO } from '../io.js';
 import { createRunRenderer, type RenderMode } from '../render/run-renderer.js';
 import { parkedMessage } from '../render/parked-message.js';
 import { shellCommand } from '../shell-quote.js';
@@ -93,7 +93,7 @@ interface AskingDefaults {
  * from `--answers`, the console, or (`--park`) nobody: the run parks. The
  * supervisor gives answers recorded with `orchestra answer` first.
  */
-async function interviewerFor(flags: RunFlags, answered: number, defaults: AskingDefaults): Promise<Asking | string> {
+async function interviewerFor(flags: RunFlags, answered: number, defaults: AskingDefaults, io: CliIO): Promise<Asking | string> {
   if ([flags.autoApprove, flags.answers, flags.park].filter(Boolean).length > 1) return 'use only one of --auto-approve, --answers and --park';
   if (flags.park) return { questions: 'park', close: () => {} };
   if (flags.autoApprove) return { questions: new AutoApproveInterviewer(), close: () => {} };
@@ -104,7 +104,7 @@ async function interviewerFor(flags: RunFlags, answered: number, defaults: Askin
   }
   if (defaults.autoApprove) return { questions: new AutoApproveInterviewer(), close: () => {} };
   // Questions go to stderr: stdout carries the stage lines (or JSON events with --json).
-  const console = new ConsoleInterviewer({ input: process.stdin, output: process.stderr, ...(defaults.timeoutMs !== undefined ? { defaultTimeoutMs: defaults.timeoutMs } : {}) });
+  const console = new ConsoleInterviewer({ input: inputOf(io), output: stderrStreamOf(io), ...(defaults.timeoutMs !== undefined ? { defaultTimeoutMs: defaults.timeoutMs } : {}) });
   return { questions: console, console, close: () => console.close() };
 }
 
@@ -167,7 +167,7 @@ async function execute(
   hintFlags: string[],
   launch: Launch,
 ): Promise<number> {
-  const asking = await interviewerFor(flags, answered, setup.defaults);
+  const asking = await interviewerFor(flags, answered, setup.defaults, io);
   if (typeof asking === 'string') {
     io.stderr(`orchestra: ${escapeControl(asking)}\n`);
     return ExitCode.usage;
