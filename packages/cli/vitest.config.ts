@@ -4,5 +4,6 @@ export default defineProject({
   test: {
     name: 'cli',
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/setup/network-guard.ts'],
   },
 });
