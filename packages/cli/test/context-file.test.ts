@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { orchestra, tempDir } from './cli-helpers.js';
+import { tempDir } from './cli-helpers.js';
+import { cli } from './in-process.js';
 
 function files() {
   const dir = tempDir();
@@ -11,12 +12,12 @@ function files() {
 }
 
 describe('orchestra run --context-file', () => {
-  it('puts a JSON object into the initial context, values kept as JSON, --set winning on a shared key', () => {
+  it('puts a JSON object into the initial context, values kept as JSON, --set winning on a shared key', async () => {
     const { dir, pipeline } = files();
     const context = join(dir, 'context.json');
     writeFileSync(context, JSON.stringify({ 'brainstorm.ideas': ['kites', 'tides'], who: 'the file', n: 3 }));
     const logs = join(dir, 'run');
-    const r = orchestra('run', pipeline, '--simulate', '--quiet', '--logs-dir', logs, '--context-file', context, '--set', 'who=the flag');
+    const r = await cli('run', pipeline, '--simulate', '--quiet', '--logs-dir', logs, '--context-file', context, '--set', 'who=the flag');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const checkpoint = JSON.parse(readFileSync(join(logs, 'checkpoint.json'), 'utf8'));
@@ -25,7 +26,7 @@ describe('orchestra run --context-file', () => {
     expect(readFileSync(join(logs, 'a', 'prompt.md'), 'utf8')).toBe('Ideas:\nkites\ntides for the flag');
   });
 
-  it('refuses a missing file, a directory, text that is not JSON and JSON that is not an object, with exit 2 and nothing run', () => {
+  it('refuses a missing file, a directory, text that is not JSON and JSON that is not an object, with exit 2 and nothing run', async () => {
     const { dir, pipeline } = files();
     const notJson = join(dir, 'bad.json');
     writeFileSync(notJson, '{ nope');
@@ -39,7 +40,7 @@ describe('orchestra run --context-file', () => {
     ];
     for (const [file, message] of cases) {
       const logs = join(tempDir(), 'run');
-      const r = orchestra('run', pipeline, '--simulate', '--logs-dir', logs, '--context-file', file);
+      const r = await cli('run', pipeline, '--simulate', '--logs-dir', logs, '--context-file', file);
       expect(r.code, file).toBe(2);
       expect(r.stderr, file).toMatch(message);
     }

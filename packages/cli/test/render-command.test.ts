@@ -3,44 +3,45 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '@orchestra/testing';
 import { renderCommand } from '../src/commands/render.js';
-import { orchestra, tempDir } from './cli-helpers.js';
+import { tempDir } from './cli-helpers.js';
+import { cli } from './in-process.js';
 
 describe('orchestra render', () => {
-  it('writes an SVG of the pipeline to stdout, or to -o', () => {
-    const out = orchestra('render', fixturePath('branching.dot'));
+  it('writes an SVG of the pipeline to stdout, or to -o', async () => {
+    const out = await cli('render', fixturePath('branching.dot'));
     expect(out.code).toBe(0);
     expect(out.stderr).toBe('');
     expect(out.stdout.startsWith('<?xml')).toBe(true);
     expect(out.stdout).toContain('<title>start</title>');
     const file = join(tempDir(), 'picture.svg');
-    expect(orchestra('render', fixturePath('branching.dot'), '-o', file)).toMatchObject({ code: 0, stdout: '' });
+    expect(await cli('render', fixturePath('branching.dot'), '-o', file)).toMatchObject({ code: 0, stdout: '' });
     expect(readFileSync(file, 'utf8')).toBe(out.stdout);
   });
 
-  it('colours the nodes by their state in a run with --run', () => {
+  it('colours the nodes by their state in a run with --run', async () => {
     const run = join(tempDir(), 'run');
-    expect(orchestra('run', fixturePath('failing.dot'), '--quiet', '--logs-dir', run).code).toBe(1);
-    const out = orchestra('render', fixturePath('failing.dot'), '--run', run);
+    expect((await cli('run', fixturePath('failing.dot'), '--quiet', '--logs-dir', run)).code).toBe(1);
+    const out = await cli('render', fixturePath('failing.dot'), '--run', run);
     expect(out.code).toBe(0);
     expect(out.stdout).toContain('<g id="node&#45;start" class="node state&#45;completed">');
     expect(out.stdout).toContain('<g id="node&#45;build" class="node state&#45;failed">');
     expect(out.stdout).toContain('<g id="node&#45;exit" class="node state&#45;pending">');
   });
 
-  it('refuses an invalid pipeline (exit 1, its diagnostics), and a missing file, a bad --run or an unwritable -o (exit 2)', () => {
-    const invalid = orchestra('render', fixturePath('invalid/lint-errors.dot'));
+  it('refuses an invalid pipeline (exit 1, its diagnostics), and a missing file, a bad --run or an unwritable -o (exit 2)', async () => {
+    const invalid = await cli('render', fixturePath('invalid/lint-errors.dot'));
     expect(invalid.code).toBe(1);
     expect(invalid.stdout).toBe('');
     expect(invalid.stderr).toContain(`orchestra: ${fixturePath('invalid/lint-errors.dot')} is not a valid pipeline; nothing was drawn`);
-    expect(orchestra('render', '/nonexistent/p.dot')).toMatchObject({ code: 2, stdout: '' });
+    expect(await cli('render', '/nonexistent/p.dot')).toMatchObject({ code: 2, stdout: '' });
     const notRun = tempDir();
     writeFileSync(join(notRun, 'note.txt'), '');
-    const badRun = orchestra('render', fixturePath('simple.dot'), '--run', notRun);
+    const badRun = await cli('render', fixturePath('simple.dot'), '--run', notRun);
     expect(badRun.code).toBe(2);
     expect(badRun.stderr).toMatch(/^orchestra: --run: /);
     const blocked = join(tempDir(), 'a-file');
     writeFileSync(blocked, '');
-    const badOut = orchestra('render', fixturePath('simple.dot'), '-o', join(blocked, 'x.svg'));
+    const badOut = await cli('render', fixturePath('simple.dot'), '-o', join(blocked, 'x.svg'));
     expect(badOut.code).toBe(2);
     expect(badOut.stderr).toBe(`orchestra: cannot write ${join(blocked, 'x.svg')}: ${join(blocked, 'x.svg')} cannot exist: ${blocked} is a file, not a directory\n`);
     expect(existsSync(join(blocked, 'x.svg'))).toBe(false);

@@ -1,14 +1,15 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { orchestra, orchestraWithoutModels, startOrchestra, tempDir } from './cli-helpers.js';
+import { ROOT, startOrchestra, tempDir } from './cli-helpers.js';
+import { cli, cliWith } from './in-process.js';
 
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 
-describe('orchestra run (black box)', () => {
-  it('runs a pipeline in simulation: exit 0, a line per stage, a summary, the run directory', () => {
+describe('orchestra run', () => {
+  it('runs a pipeline in simulation: exit 0, a line per stage, a summary, the run directory', async () => {
     const dir = join(tempDir(), 'run');
-    const r = orchestra('run', 'fixtures/branching.dot', '--simulate', '--logs-dir', dir);
+    const r = await cli('run', 'fixtures/branching.dot', '--simulate', '--logs-dir', dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Running Branch \(/);
     for (const id of ['start', 'plan', 'implement', 'validate', 'gate', 'exit']) expect(r.stdout).toMatch(new RegExp(`✓ ${id}\\s+\\d+(ms|\\.\\ds)`));
@@ -35,19 +36,20 @@ describe('orchestra run (black box)', () => {
     expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8').trim().split('\n')).toHaveLength(6);
   });
 
-  it('uses .orchestra/runs/<timestamp>-<pipeline> under the current directory by default', () => {
-    const r = orchestra('run', 'fixtures/simple.dot', '--simulate', '--quiet');
+  it('uses .orchestra/runs/<timestamp>-<pipeline> under the current directory by default', async () => {
+    const cwd = realpathSync(tempDir());
+    const r = await cliWith(['run', join(ROOT, 'fixtures', 'simple.dot'), '--simulate', '--quiet'], { cwd });
     expect(r.code).toBe(0);
     const dir = /run directory: (.*)/.exec(r.stdout)?.[1] ?? '';
     expect(dir).toMatch(/\/\.orchestra\/runs\/\d{8}-\d{6}-\d{3}-Simple$/);
+    expect(dir.startsWith(join(cwd, '.orchestra', 'runs'))).toBe(true);
     expect(existsSync(join(dir, 'checkpoint.json'))).toBe(true);
-    rmSync(dir, { recursive: true, force: true });
   });
 
-  it('--quiet prints only the summary; --json prints one event per line', () => {
-    const quiet = orchestra('run', 'fixtures/simple.dot', '--simulate', '--quiet', '--logs-dir', join(tempDir(), 'q'));
+  it('--quiet prints only the summary; --json prints one event per line', async () => {
+    const quiet = await cli('run', 'fixtures/simple.dot', '--simulate', '--quiet', '--logs-dir', join(tempDir(), 'q'));
     expect(quiet.stdout.split('\n')[0]).toMatch(/^✔ success: 4 nodes run/);
-    const events = orchestra('run', 'fixtures/simple.dot', '--simulate', '--json', '--logs-dir', join(tempDir(), 'j'));
+    const events = await cli('run', 'fixtures/simple.dot', '--simulate', '--json', '--logs-dir', join(tempDir(), 'j'));
     expect(events.code).toBe(0);
     const parsed = events.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(parsed[0]).toMatchObject({ type: 'pipeline.started', pipeline: 'Simple' });
@@ -55,17 +57,17 @@ describe('orchestra run (black box)', () => {
     expect(parsed.filter((e) => e.type === 'stage.completed').map((e) => e.nodeId)).toEqual(['start', 'run_tests', 'report', 'exit']);
   });
 
-  it('--set puts values into the context; tools see them only as environment variables', () => {
+  it('--set puts values into the context; tools see them only as environment variables', async () => {
     const dir = join(tempDir(), 'run');
-    const r = orchestra('run', 'fixtures/tools.dot', '--set', 'who=$(echo injected); "quoted"', '--logs-dir', dir, '--quiet');
+    const r = await cli('run', 'fixtures/tools.dot', '--set', 'who=$(echo injected); "quoted"', '--logs-dir', dir, '--quiet');
     expect(r.code).toBe(0);
     expect(readFileSync(join(dir, 'greet', 'stdout.log'), 'utf8')).toBe('hello $(echo injected); "quoted"\n');
     expect(json(join(dir, 'checkpoint.json')).context.who).toBe('$(echo injected); "quoted"');
   });
 
-  it('exits 1 when the pipeline fails, with the failing stage and its stderr', () => {
+  it('exits 1 when the pipeline fails, with the failing stage and its stderr', async () => {
     const dir = join(tempDir(), 'run');
-    const r = orchestra('run', 'fixtures/failing.dot', '--logs-dir', dir);
+    const r = await cli('run', 'fixtures/failing.dot', '--logs-dir', dir);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ build .* failed: tool_command failed \(exit code 3\): error: missing semicolon/);
     expect(r.stdout).toContain('✘ failed: 2 nodes run');
@@ -73,14 +75,14 @@ describe('orchestra run (black box)', () => {
     expect(json(join(dir, 'build', 'status.json'))).toMatchObject({ outcome: 'fail', failure_reason: expect.stringContaining('exit code 3') });
   });
 
-  it('exits 1 for an invalid pipeline and 2 for a missing file, a bad --set or a missing model', () => {
-    const invalid = orchestra('run', 'fixtures/invalid/lint-errors.dot', '--simulate');
+  it('exits 1 for an invalid pipeline and 2 for a missing file, a bad --set or a missing model', async () => {
+    const invalid = await cli('run', 'fixtures/invalid/lint-errors.dot', '--simulate');
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toContain('error [reachability]');
     expect(invalid.stderr).toContain('nothing was run');
-    expect(orchestra('run', 'fixtures/nope.dot').code).toBe(2);
-    expect(orchestra('run', 'fixtures/simple.dot', '--set', 'novalue').code).toBe(2);
-    const noModel = orchestraWithoutModels('run', 'fixtures/simple.dot', '--logs-dir', join(tempDir(), 'x'));
+    expect((await cli('run', 'fixtures/nope.dot')).code).toBe(2);
+    expect((await cli('run', 'fixtures/simple.dot', '--set', 'novalue')).code).toBe(2);
+    const noModel = await cli('run', 'fixtures/simple.dot', '--logs-dir', join(tempDir(), 'x'));
     expect(noModel.code).toBe(2);
     expect(noModel.stderr).toContain('node run_tests has no model and no provider is configured: set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server) and pass --model <name>');
     expect(noModel.stderr).toContain('(or run with --simulate to try the pipeline with simulated responses)');
@@ -98,28 +100,28 @@ describe('orchestra run (black box)', () => {
     expect(stopped.stderr).toContain(`orchestra resume ${dir}`);
     expect(json(join(dir, 'checkpoint.json'))).toMatchObject({ status: 'interrupted', next_node: 'pause', completed_nodes: ['start', 'count', 'greet', 'check'] });
 
-    const resumed = orchestra('resume', dir, '--quiet');
+    const resumed = await cli('resume', dir, '--quiet');
     expect(resumed.code).toBe(0);
     expect(json(join(dir, 'checkpoint.json'))).toMatchObject({ status: 'completed', completed_nodes: ['start', 'count', 'greet', 'check', 'pause', 'exit'] });
-    const again = orchestra('resume', dir);
+    const again = await cli('resume', dir);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('already ended');
   }, 30_000);
 
-  it('refuses to resume from a corrupt or foreign checkpoint and leaves it untouched', () => {
+  it('refuses to resume from a corrupt or foreign checkpoint and leaves it untouched', async () => {
     const dir = join(tempDir(), 'run');
-    expect(orchestra('run', 'fixtures/simple.dot', '--simulate', '--quiet', '--logs-dir', dir).code).toBe(0);
+    expect((await cli('run', 'fixtures/simple.dot', '--simulate', '--quiet', '--logs-dir', dir)).code).toBe(0);
     const text = readFileSync(join(dir, 'checkpoint.json'), 'utf8');
     writeFileSync(join(dir, 'checkpoint.json'), text.slice(0, text.length / 2));
-    const torn = orchestra('resume', dir, '--simulate');
+    const torn = await cli('resume', dir, '--simulate');
     expect(torn.code).toBe(2);
     expect(torn.stderr).toMatch(/checkpoint\.json is corrupt or truncated/);
     expect(readFileSync(join(dir, 'checkpoint.json'), 'utf8')).toBe(text.slice(0, text.length / 2));
     writeFileSync(join(dir, 'checkpoint.json'), '{"hello": 1}');
-    const foreign = orchestra('resume', dir, '--simulate');
+    const foreign = await cli('resume', dir, '--simulate');
     expect(foreign.code).toBe(2);
     expect(foreign.stderr).toMatch(/is not an orchestra checkpoint/);
-    expect(orchestra('resume', join(dir, 'nope')).code).toBe(2);
+    expect((await cli('resume', join(dir, 'nope'))).code).toBe(2);
   });
 });
 

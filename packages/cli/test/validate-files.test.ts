@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '@orchestra/testing';
 import { validateCommand } from '../src/commands/validate.js';
-import { orchestra, tempDir } from './cli-helpers.js';
+import { tempDir } from './cli-helpers.js';
+import { cli } from './in-process.js';
 
 /** Runs `validate` on several files in process. */
 async function validateFiles(files: string[], json = false): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -65,43 +66,43 @@ describe('orchestra validate with several files', () => {
 });
 
 describe('orchestra validate <files...> on the command line', () => {
-  it('takes several files, prints each summary in order and exits with the worst code', () => {
+  it('takes several files, prints each summary in order and exits with the worst code', async () => {
     const simple = fixturePath('simple.dot');
     const bad = fixturePath('invalid/lint-errors.dot');
-    const both = orchestra('validate', simple, bad);
+    const both = await cli('validate', simple, bad);
     expect(both.code).toBe(1);
     expect(both.stdout.startsWith(`${simple}: valid (0 warnings)\n`)).toBe(true);
     expect(both.stdout.endsWith(`${bad}: invalid: 6 errors, 0 warnings\n`)).toBe(true);
-    expect(orchestra('validate', simple, fixturePath('invalid/only-warnings.dot')).code).toBe(0);
-    expect(orchestra('validate', simple, '/nonexistent/a.dot').code).toBe(2);
+    expect((await cli('validate', simple, fixturePath('invalid/only-warnings.dot'))).code).toBe(0);
+    expect((await cli('validate', simple, '/nonexistent/a.dot')).code).toBe(2);
   });
 
-  it('still needs at least one file', () => {
-    const none = orchestra('validate');
+  it('still needs at least one file', async () => {
+    const none = await cli('validate');
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("missing required argument 'files'");
   });
 });
 
 describe('validate and run agree on handler types', () => {
-  it('a type no handler is registered for: validate errs, and run refuses with the same diagnostic (exit 1, nothing run)', () => {
+  it('a type no handler is registered for: validate errs, and run refuses with the same diagnostic (exit 1, nothing run)', async () => {
     const file = pipelineFile('custom.dot', '  ship [type="deploy"]\n  start -> ship -> exit');
-    const checked = orchestra('validate', file);
+    const checked = await cli('validate', file);
     expect(checked.code).toBe(1);
     const line = `${file}:4:9: error [type_known] node ship has type "deploy", which no handler is registered for`;
     expect(checked.stdout.split('\n')[0]).toBe(line);
-    const ran = orchestra('run', file, '--simulate', '--logs-dir', join(tempDir(), 'run'));
+    const ran = await cli('run', file, '--simulate', '--logs-dir', join(tempDir(), 'run'));
     expect(ran.code).toBe(1);
     expect(ran.stderr.split('\n')[0]).toBe(line);
     expect(ran.stderr).toContain(`orchestra: ${file} is not a valid pipeline; nothing was run`);
   });
 
-  it('every built-in type: validate finds no type error, and run accepts the types', () => {
+  it('every built-in type: validate finds no type error, and run accepts the types', async () => {
     const file = pipelineFile(
       'builtins.dot',
       '  t [type="tool", tool_command="true"]\n  c [type="conditional"]\n  w [type="codergen", prompt="p"]\n  start -> t -> c -> w -> exit',
     );
-    expect(orchestra('validate', file)).toMatchObject({ code: 0, stdout: `${file}: valid (0 warnings)\n` });
-    expect(orchestra('run', file, '--simulate', '--quiet', '--logs-dir', join(tempDir(), 'run')).code).toBe(0);
+    expect(await cli('validate', file)).toMatchObject({ code: 0, stdout: `${file}: valid (0 warnings)\n` });
+    expect((await cli('run', file, '--simulate', '--quiet', '--logs-dir', join(tempDir(), 'run'))).code).toBe(0);
   });
 });
