@@ -5,13 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { readCheckpoint } from '@orchestra/core';
 import { shellQuote } from '../src/shell-quote.js';
 import { BIN, ROOT, plainEnv, tempDir } from './cli-helpers.js';
+import { cli, type CliResult } from './in-process.js';
 
 type Result = { code: number | null; stdout: string; stderr: string };
 
-/** Runs `orchestra` with standard input closed (as in CI: nobody can answer). */
-function withoutInput(...args: string[]): Result {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: plainEnv() });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+/** Runs `orchestra` with standard input at its end (as in CI: nobody can answer). */
+function withoutInput(...args: string[]): Promise<CliResult> {
+  return cli(...args);
 }
 
 /** Pastes a printed command line into `sh`, where `orchestra` runs this checkout's launcher. */
@@ -30,10 +30,10 @@ function commands(stderr: string, prefix: string): string[] {
 }
 
 describe('end of input at a console question parks the run (black box)', () => {
-  it('a gate with stdin closed exits 3 with the question pending; the printed answer and resume commands, pasted, finish the run', () => {
+  it('a gate with stdin closed exits 3 with the question pending; the printed answer and resume commands, pasted, finish the run', async () => {
     // A run directory whose path needs quoting: the printed commands must still paste as they are.
     const runDir = join(tempDir(), "it's a run");
-    const parked = withoutInput('run', 'fixtures/human-gate.dot', '--simulate', '--logs-dir', runDir);
+    const parked = await withoutInput('run', 'fixtures/human-gate.dot', '--simulate', '--logs-dir', runDir);
     expect(parked.code).toBe(3);
     expect(parked.stdout).toContain('… parked, waiting for a human');
     expect(parked.stderr).toContain('input ended: the run parks until this is answered');
@@ -60,9 +60,9 @@ describe('end of input at a console question parks the run (black box)', () => {
     expect(readCheckpoint(runDir)).toMatchObject({ status: 'completed', completed_nodes: ['start', 'review_gate', 'ship_it', 'exit'] });
   }, 60_000);
 
-  it('the printed unattended command (--auto-approve) continues a parked run without a human', () => {
+  it('the printed unattended command (--auto-approve) continues a parked run without a human', async () => {
     const runDir = join(tempDir(), 'r');
-    const parked = withoutInput('run', 'fixtures/human-gate.dot', '--simulate', '--quiet', '--logs-dir', runDir);
+    const parked = await withoutInput('run', 'fixtures/human-gate.dot', '--simulate', '--quiet', '--logs-dir', runDir);
     expect(parked.code).toBe(3);
     const unattended = commands(parked.stderr, 'orchestra resume').find((c) => c.endsWith('--auto-approve'));
     expect(unattended).toBeDefined();
@@ -71,14 +71,14 @@ describe('end of input at a console question parks the run (black box)', () => {
     expect(done.stdout).toContain('→ [A] Approve');
   }, 60_000);
 
-  it('a gate with human.default_choice takes its default at end of input, and the run goes on', () => {
+  it('a gate with human.default_choice takes its default at end of input, and the run goes on', async () => {
     const dir = tempDir();
     const file = join(dir, 'default.dot');
     writeFileSync(
       file,
       'digraph D { start [shape=Mdiamond]; exit [shape=Msquare]\n gate [shape=hexagon, label="Deploy?", human.default_choice=hold]\n go [prompt="go"]; hold [prompt="hold"]\n start -> gate\n gate -> go [label="[G] Go"]\n gate -> hold [label="[H] Hold"]\n go -> exit; hold -> exit }\n',
     );
-    const r = withoutInput('run', file, '--simulate', '--quiet', '--logs-dir', join(dir, 'r'));
+    const r = await withoutInput('run', file, '--simulate', '--quiet', '--logs-dir', join(dir, 'r'));
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('input ended: taking the default, Hold');
     expect(r.stdout).toContain('→ [H] Hold');

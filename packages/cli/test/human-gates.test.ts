@@ -2,47 +2,36 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, orchestra, tempDir } from './cli-helpers.js';
+import { BIN, ROOT, tempDir } from './cli-helpers.js';
+import { cli, cliWith, type CliResult } from './in-process.js';
 
-/** Runs orchestra with `input` written to its stdin; `keepOpen` leaves stdin open (for timeouts). */
-function withInput(args: string[], input: string, keepOpen = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    child.stdin.write(input);
-    if (!keepOpen) child.stdin.end();
-    child.on('close', (code) => {
-      child.stdin.destroy();
-      resolve({ code, stdout, stderr });
-    });
-  });
+/** Runs orchestra with `input` on its stdin; `keepOpen` leaves stdin open (for timeouts). */
+function withInput(args: string[], input: string, keepOpen = false): Promise<CliResult> {
+  return cliWith(args, { input, keepInputOpen: keepOpen });
 }
 
 describe('human gates from the CLI (black box)', () => {
-  it('--auto-approve takes the first choice and lists the decision in the summary', () => {
-    const r = orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--auto-approve', '--quiet', '--logs-dir', join(tempDir(), 'r'));
+  it('--auto-approve takes the first choice and lists the decision in the summary', async () => {
+    const r = await cli('run', 'fixtures/human-gate.dot', '--simulate', '--auto-approve', '--quiet', '--logs-dir', join(tempDir(), 'r'));
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('human: review_gate: Review Changes → [A] Approve');
   });
 
-  it('--answers answers gates in order; a malformed file is refused before the run, naming the entry', () => {
+  it('--answers answers gates in order; a malformed file is refused before the run, naming the entry', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'answers.json'), JSON.stringify(['F', { value: 'A' }]));
-    const r = orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--answers', join(dir, 'answers.json'), '--quiet', '--logs-dir', join(dir, 'r'));
+    const r = await cli('run', 'fixtures/human-gate.dot', '--simulate', '--answers', join(dir, 'answers.json'), '--quiet', '--logs-dir', join(dir, 'r'));
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('→ [F] Fix');
     expect(r.stdout).toContain('→ [A] Approve');
     expect(readFileSync(join(dir, 'r', 'interviews.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
 
     writeFileSync(join(dir, 'bad.json'), JSON.stringify(['A', 42]));
-    const bad = orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--answers', join(dir, 'bad.json'), '--logs-dir', join(dir, 'r2'));
+    const bad = await cli('run', 'fixtures/human-gate.dot', '--simulate', '--answers', join(dir, 'bad.json'), '--logs-dir', join(dir, 'r2'));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('entry 2 (42) must be a string or {"value": "...", "text": "..."}');
-    expect(orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--answers', join(dir, 'none.json')).code).toBe(2);
-    expect(orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--answers', join(dir, 'bad.json'), '--auto-approve').code).toBe(2);
+    expect((await cli('run', 'fixtures/human-gate.dot', '--simulate', '--answers', join(dir, 'none.json'))).code).toBe(2);
+    expect((await cli('run', 'fixtures/human-gate.dot', '--simulate', '--answers', join(dir, 'bad.json'), '--auto-approve')).code).toBe(2);
   });
 
   it('the console asks on stderr, re-asks after a wrong key, and routes on the right one', async () => {
@@ -79,9 +68,11 @@ describe('--answers across an interruption', () => {
   it('resume skips the answers the run already used', async () => {
     const dir = tempDir();
     const file = join(dir, 'two.dot');
+    // `wait` sleeps only the first time it runs: long enough to be interrupted in, and not again on resume.
+    const waited = join(dir, 'waited');
     writeFileSync(
       file,
-      'digraph Two { start [shape=Mdiamond]; exit [shape=Msquare]\n g1 [shape=hexagon, label="First?"]\n wait [shape=parallelogram, tool_command="sleep 2"]\n g2 [shape=hexagon, label="Second?"]\n a [prompt="a"]; b [prompt="b"]\n start -> g1\n g1 -> wait [label="[Y] Yes"]\n g1 -> a [label="[N] No"]\n wait -> g2\n g2 -> b [label="[Y] Yes"]\n g2 -> a [label="[N] No"]\n a -> exit; b -> exit }\n',
+      `digraph Two { start [shape=Mdiamond]; exit [shape=Msquare]\n g1 [shape=hexagon, label="First?"]\n wait [shape=parallelogram, tool_command="test -e ${waited} || { touch ${waited}; sleep 10; }"]\n g2 [shape=hexagon, label="Second?"]\n a [prompt="a"]; b [prompt="b"]\n start -> g1\n g1 -> wait [label="[Y] Yes"]\n g1 -> a [label="[N] No"]\n wait -> g2\n g2 -> b [label="[Y] Yes"]\n g2 -> a [label="[N] No"]\n a -> exit; b -> exit }\n`,
     );
     writeFileSync(join(dir, 'answers.json'), JSON.stringify(['Y', 'N']));
     const runDir = join(dir, 'r');
@@ -111,7 +102,7 @@ describe('--answers across an interruption', () => {
     expect(interrupted.status).toBe('interrupted');
     expect(interrupted.completed_nodes).toEqual(['start', 'g1']);
     expect(readFileSync(join(runDir, 'interviews.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
-    const resumed = orchestra('resume', runDir, '--simulate', '--answers', join(dir, 'answers.json'), '--quiet');
+    const resumed = await cli('resume', runDir, '--simulate', '--answers', join(dir, 'answers.json'), '--quiet');
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain('human: g2: Second? → [N] No');
     const checkpoint = JSON.parse(readFileSync(join(runDir, 'checkpoint.json'), 'utf8')) as { completed_nodes: string[] };

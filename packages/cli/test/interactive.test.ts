@@ -2,14 +2,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCheckpoint } from '@orchestra/core';
-import { converse, orchestra, tempDir } from './cli-helpers.js';
+import { converse, tempDir } from './cli-helpers.js';
+import { cli, cliWith, type CliResult } from './in-process.js';
 
 /** Runs orchestra with all of `input` on stdin. */
-async function withInput(args: string[], input: string) {
-  const session = converse(args);
-  session.child.stdin.end(input);
-  const { code } = await session.done;
-  return { code, ...session.output() };
+function withInput(args: string[], input: string): Promise<CliResult> {
+  return cliWith(args, { input });
 }
 
 interface Event {
@@ -60,7 +58,7 @@ describe('interactive nodes from the CLI (black box)', () => {
     expect(agentMessage(resumed.stderr, 3)).toBe(shownBeforeKill);
     expect(resumed.stdout).toContain('human: refine, turn 3: "/done"');
 
-    // The model answered three times over both processes, as in the uninterrupted run, and nothing was replayed.
+    // The model answered three times over both runs, as in the uninterrupted run, and nothing was replayed.
     const replies = (runDir: string) => eventsIn(runDir).filter((e) => e.type === 'conversation.reply');
     expect(replies(killed).map((e) => [e.turn, e.replayed])).toEqual(replies(whole).map((e) => [e.turn, e.replayed]));
     expect(replies(killed)).toHaveLength(3);
@@ -85,10 +83,8 @@ describe('interactive nodes from the CLI (black box)', () => {
     const dir = tempDir();
     const file = join(dir, 'chat-timeout.dot');
     writeFileSync(file, 'digraph T { start [shape=Mdiamond]; exit [shape=Msquare]\n talk [agent.mode="interactive", prompt="Say hello", human.timeout="1s", max_retries=1]\n start -> talk -> exit }\n');
-    const session = converse(['run', file, '--simulate', '--logs-dir', join(dir, 'r')]); // stdin stays open: only the timeout ends each wait
-    const { code } = await session.done;
-    session.child.stdin.destroy();
-    const { stdout, stderr } = session.output();
+    // stdin stays open: only the timeout ends each wait
+    const { code, stdout, stderr } = await cliWith(['run', file, '--simulate', '--logs-dir', join(dir, 'r')], { keepInputOpen: true });
     expect(code).toBe(1);
     expect(stderr.match(/\[talk\] agent, turn 1:/g)).toHaveLength(2);
     expect(stderr).toContain('(waiting up to 1s)');
@@ -97,40 +93,40 @@ describe('interactive nodes from the CLI (black box)', () => {
     expect(stdout).toContain('human: talk, turn 1: no answer in time');
   }, 30_000);
 
-  it('--auto-approve ends each conversation with /approve; --answers scripts messages and commands', () => {
+  it('--auto-approve ends each conversation with /approve; --answers scripts messages and commands', async () => {
     const dir = tempDir();
-    const auto = orchestra('run', 'fixtures/interactive.dot', '--simulate', '--auto-approve', '--quiet', '--logs-dir', join(dir, 'auto'));
+    const auto = await cli('run', 'fixtures/interactive.dot', '--simulate', '--auto-approve', '--quiet', '--logs-dir', join(dir, 'auto'));
     expect(auto.code).toBe(0);
     expect(auto.stdout).toContain('human: refine, turn 1: "/approve"');
 
     writeFileSync(join(dir, 'answers.json'), JSON.stringify(['make it smaller', '/reject', { value: '/done', text: '/done' }]));
-    const scripted = orchestra('run', 'fixtures/interactive.dot', '--simulate', '--answers', join(dir, 'answers.json'), '--quiet', '--logs-dir', join(dir, 'scripted'));
+    const scripted = await cli('run', 'fixtures/interactive.dot', '--simulate', '--answers', join(dir, 'answers.json'), '--quiet', '--logs-dir', join(dir, 'scripted'));
     expect(scripted.code).toBe(0);
     expect(readCheckpoint(join(dir, 'scripted')).completed_nodes).toEqual(['start', 'draft', 'refine', 'draft', 'refine', 'publish', 'exit']);
   });
 
-  it('a parked conversation is answered turn by turn from other processes and ends as an answered run', () => {
+  it('a parked conversation is answered turn by turn by other commands and ends as an answered run', async () => {
     const dir = tempDir();
     const parked = join(dir, 'parked');
-    expect(orchestra('run', 'fixtures/interactive.dot', '--simulate', '--park', '--quiet', '--logs-dir', parked).code).toBe(3);
-    const status = orchestra('status', parked);
+    expect((await cli('run', 'fixtures/interactive.dot', '--simulate', '--park', '--quiet', '--logs-dir', parked)).code).toBe(3);
+    const status = await cli('status', parked);
     expect(status.stdout).toContain('waiting for a reply to refine, turn 1 of its conversation; the agent said:\n    [Simulated] Reply 1 for stage: refine');
     expect(status.stdout).toContain('reply with text for the agent, or /done, /approve, /reject');
 
-    const empty = orchestra('answer', parked, '  ');
+    const empty = await cli('answer', parked, '  ');
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('an empty reply cannot be sent to the agent of refine');
-    expect(orchestra('answer', parked, 'make it smaller').code).toBe(0);
-    expect(orchestra('resume', parked, '--simulate', '--park', '--quiet').code).toBe(3);
-    const second = orchestra('status', parked);
+    expect((await cli('answer', parked, 'make it smaller')).code).toBe(0);
+    expect((await cli('resume', parked, '--simulate', '--park', '--quiet')).code).toBe(3);
+    const second = await cli('status', parked);
     expect(second.stdout).toContain('conversation in refine: 1 human turn(s) so far');
     expect(second.stdout).toContain('turn 2 of its conversation');
 
-    expect(orchestra('answer', parked, '/done').code).toBe(0);
-    expect(orchestra('resume', parked, '--simulate', '--park', '--quiet').code).toBe(0);
+    expect((await cli('answer', parked, '/done')).code).toBe(0);
+    expect((await cli('resume', parked, '--simulate', '--park', '--quiet')).code).toBe(0);
 
     const answered = join(dir, 'answered');
-    expect((orchestra('run', 'fixtures/interactive.dot', '--simulate', '--answers', writeAnswers(dir, ['make it smaller', '/done']), '--quiet', '--logs-dir', answered)).code).toBe(0);
+    expect((await cli('run', 'fixtures/interactive.dot', '--simulate', '--answers', writeAnswers(dir, ['make it smaller', '/done']), '--quiet', '--logs-dir', answered)).code).toBe(0);
     expect(readCheckpoint(parked).context).toEqual(readCheckpoint(answered).context);
     expect(readFileSync(join(parked, 'refine', 'conversation.md'), 'utf8')).toBe(readFileSync(join(answered, 'refine', 'conversation.md'), 'utf8'));
   }, 30_000);
