@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NETWORK_GUARD, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
-import { modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
+import { modelFreeEnv, tempDir } from './cli-helpers.js';
+import { cliWith } from './in-process.js';
 
 let server: ScriptedOpenAIServer;
 
@@ -14,11 +15,9 @@ afterEach(async () => {
   await server.close();
 });
 
-const guard = { NODE_OPTIONS: `--import=${NETWORK_GUARD}` };
-
 describe('orchestra doctor (black box)', () => {
   it('shows the resolution with its sources and a masked key, and checks the endpoint', async () => {
-    const r = await runOrchestra(['doctor', '--model', 'small'], { cwd: tempDir(), env: modelFreeEnv({ ...guard, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test-0123456789abcd' }) });
+    const r = await cliWith(['doctor', '--model', 'small'], { cwd: tempDir(), env: modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test-0123456789abcd' }) });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('none found; using the environment');
     expect(r.stdout).toContain('model: small (--model flag)');
@@ -39,7 +38,7 @@ describe('orchestra doctor (black box)', () => {
       `providers:\n  up:\n    base_url: ${server.url}\n    api_key_env: UP_KEY\n  down:\n    base_url: ${down}\nmodels:\n  fast: { provider: up, model: small }\n  far: { provider: down, model: x }\ndefaults:\n  model: fast\n`,
     );
     writeFileSync(join(project, 'p.dot'), 'digraph P { start [shape=Mdiamond]; exit [shape=Msquare]\n a [prompt="a"]\n b [prompt="b", llm_model=far]\n start -> a -> b -> exit }\n');
-    const r = await runOrchestra(['doctor', join(project, 'p.dot')], { cwd: project, env: modelFreeEnv({ ...guard, UP_KEY: 'wrong-key-000000000000' }) });
+    const r = await cliWith(['doctor', join(project, 'p.dot')], { cwd: project, env: modelFreeEnv({ UP_KEY: 'wrong-key-000000000000' }) });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(join(project, 'orchestra.yaml'));
     expect(r.stdout).toContain('Stage a:');
@@ -52,7 +51,7 @@ describe('orchestra doctor (black box)', () => {
   });
 
   it('a server that wants a key nobody set: says which variable to set', async () => {
-    const r = await runOrchestra(['doctor', '--model', 'small'], { cwd: tempDir(), env: modelFreeEnv({ ...guard, OPENAI_BASE_URL: server.url }) });
+    const r = await cliWith(['doctor', '--model', 'small'], { cwd: tempDir(), env: modelFreeEnv({ OPENAI_BASE_URL: server.url }) });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`✗ openai ${server.url}: wants an API key and none was sent (HTTP 401): set OPENAI_API_KEY`);
   });
@@ -60,10 +59,10 @@ describe('orchestra doctor (black box)', () => {
   it('a broken orchestra.yaml is exit 2 with its one-line error; --offline contacts nothing', async () => {
     const project = tempDir();
     writeFileSync(join(project, 'orchestra.yaml'), 'defaults: [1, 2]\n');
-    const broken = await runOrchestra(['doctor'], { cwd: project, env: modelFreeEnv(guard) });
+    const broken = await cliWith(['doctor'], { cwd: project, env: modelFreeEnv() });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/^orchestra: .*orchestra\.yaml:1:11: defaults: /);
-    const offline = await runOrchestra(['doctor', '--model', 'm', '--offline'], { cwd: tempDir(), env: modelFreeEnv({ ...guard, OPENAI_BASE_URL: server.url }) });
+    const offline = await cliWith(['doctor', '--model', 'm', '--offline'], { cwd: tempDir(), env: modelFreeEnv({ OPENAI_BASE_URL: server.url }) });
     expect(offline.code).toBe(0);
     expect(offline.stdout).toContain('(not contacted: --offline)');
     expect(server.requests).toHaveLength(0);

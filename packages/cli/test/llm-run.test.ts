@@ -1,11 +1,11 @@
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NETWORK_GUARD, httpError, reply, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
-import { BIN, ROOT, modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
+import { httpError, reply, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
+import { ROOT, modelFreeEnv, tempDir } from './cli-helpers.js';
+import { cliWith } from './in-process.js';
 
-/** `orchestra run` against the scripted OpenAI-compatible server: the real ChatOpenAI client, no network. */
+/** `orchestra run` in-process against the scripted OpenAI-compatible server: the real ChatOpenAI client, no network. */
 
 let server: ScriptedOpenAIServer;
 
@@ -19,7 +19,7 @@ afterEach(async () => {
 
 /** The environment of a user who set only OPENAI_BASE_URL and OPENAI_API_KEY. */
 function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}`, ...extra });
+  return modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key', ...extra });
 }
 
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
@@ -29,7 +29,7 @@ describe('orchestra run with a model (black box)', () => {
   it('drives plan → implement → review through ChatOpenAI: files on disk, tokens in status.json and the summary', async () => {
     server.respondWith((request) => reply(`answer to: ${request.lastUserText}`, { usage: { promptTokens: 40, completionTokens: 10 } }));
     const dir = join(tempDir(), 'run');
-    const result = await runOrchestra(['run', pipeline, '--model', 'scripted-model', '--logs-dir', dir], { env: userEnv() });
+    const result = await cliWith(['run', pipeline, '--model', 'scripted-model', '--logs-dir', dir], { env: userEnv() });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     for (const node of ['plan', 'implement', 'review']) {
@@ -40,7 +40,7 @@ describe('orchestra run with a model (black box)', () => {
     expect(result.stdout).toMatch(/✓ plan +\S+ +50 tokens/);
     expect(result.stdout).toContain('tokens: 150 (120 in, 30 out)');
     expect(json(join(dir, 'checkpoint.json')).token_usage).toEqual({ input_tokens: 120, output_tokens: 30, total_tokens: 150 });
-    const status = await runOrchestra(['status', dir]);
+    const status = await cliWith(['status', dir]);
     expect(status.stdout).toContain('  tokens: 150 (120 in, 30 out)\n');
     // Three streamed requests with the key, the model, and the stage's preamble and prompt.
     expect(server.completions).toHaveLength(3);
@@ -57,7 +57,7 @@ describe('orchestra run with a model (black box)', () => {
     server.enqueue(httpError(429, { retryAfterSeconds: 1 }));
     server.respondWith(() => reply('fine'));
     const dir = join(tempDir(), 'run');
-    const result = await runOrchestra(['run', pipeline, '--model', 'scripted-model', '--logs-dir', dir], { env: userEnv() });
+    const result = await cliWith(['run', pipeline, '--model', 'scripted-model', '--logs-dir', dir], { env: userEnv() });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('failed, will retry: provider openai');
     expect(result.stdout).toMatch(/retrying plan \(attempt 2\) in 1\.0s/);
@@ -67,7 +67,7 @@ describe('orchestra run with a model (black box)', () => {
 
   it('fails at once on a 401 with one line that names the provider, URL and key variable (exit 1, no stack)', async () => {
     const dir = join(tempDir(), 'run');
-    const result = await runOrchestra(['run', pipeline, '--model', 'scripted-model', '--logs-dir', dir], { env: userEnv({ OPENAI_API_KEY: 'wrong-key' }) });
+    const result = await cliWith(['run', pipeline, '--model', 'scripted-model', '--logs-dir', dir], { env: userEnv({ OPENAI_API_KEY: 'wrong-key' }) });
     expect(result.code).toBe(1);
     expect(server.completions).toHaveLength(1); // not retried, though the graph allows two retries
     const reason = result.stdout.split('\n').find((l) => l.startsWith('  reason: ')) ?? '';
@@ -76,10 +76,10 @@ describe('orchestra run with a model (black box)', () => {
   });
 
   it('without a key, a model or --simulate, says what to set before calling anything (exit 2)', async () => {
-    const nothing = await runOrchestra(['run', pipeline, '--logs-dir', join(tempDir(), 'run')]);
+    const nothing = await cliWith(['run', pipeline, '--logs-dir', join(tempDir(), 'run')]);
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain('set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server) and pass --model <name>');
-    const noKey = await runOrchestra(['run', pipeline, '--model', 'gpt-4o-mini', '--logs-dir', join(tempDir(), 'run')]);
+    const noKey = await cliWith(['run', pipeline, '--model', 'gpt-4o-mini', '--logs-dir', join(tempDir(), 'run')]);
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('node plan uses provider openai (https://api.openai.com/v1), which needs an API key: set the environment variable OPENAI_API_KEY');
     expect(noKey.stderr).toContain('or run with --simulate');
@@ -89,12 +89,12 @@ describe('orchestra run with a model (black box)', () => {
   it('a local server needs only OPENAI_BASE_URL (no key), and --base-url works for one run', async () => {
     const open = await startScriptedOpenAIServer({ responder: () => reply('ok') });
     try {
-      const viaEnv = await runOrchestra(['run', pipeline, '--model', 'local-model', '--logs-dir', join(tempDir(), 'run'), '--quiet'], {
-        env: modelFreeEnv({ OPENAI_BASE_URL: open.url, NODE_OPTIONS: `--import=${NETWORK_GUARD}` }),
+      const viaEnv = await cliWith(['run', pipeline, '--model', 'local-model', '--logs-dir', join(tempDir(), 'run'), '--quiet'], {
+        env: modelFreeEnv({ OPENAI_BASE_URL: open.url }),
       });
       expect(viaEnv.code).toBe(0);
-      const viaFlag = await runOrchestra(['run', pipeline, '--model', 'local-model', '--base-url', open.url, '--logs-dir', join(tempDir(), 'run'), '--quiet'], {
-        env: modelFreeEnv({ NODE_OPTIONS: `--import=${NETWORK_GUARD}` }),
+      const viaFlag = await cliWith(['run', pipeline, '--model', 'local-model', '--base-url', open.url, '--logs-dir', join(tempDir(), 'run'), '--quiet'], {
+        env: modelFreeEnv(),
       });
       expect(viaFlag.code).toBe(0);
       expect(open.completions).toHaveLength(6);
@@ -111,9 +111,9 @@ describe('orchestra run with a model (black box)', () => {
       ['providers:', '  local:', `    base_url: ${server.url}`, '    api_key_env: LOCAL_KEY', 'models:', '  smart: { provider: local, model: big-model, temperature: 0.2 }', '  cheap: { provider: local, model: small-model }', 'defaults:', '  model: smart', ''].join('\n'),
     );
     server.respondWith(() => reply('done'));
-    const result = await runOrchestra(['run', join(project, 'pipeline.dot'), '--logs-dir', join(project, 'run'), '--quiet'], {
+    const result = await cliWith(['run', join(project, 'pipeline.dot'), '--logs-dir', join(project, 'run'), '--quiet'], {
       cwd: project,
-      env: modelFreeEnv({ LOCAL_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` }),
+      env: modelFreeEnv({ LOCAL_KEY: 'test-key' }),
     });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -130,7 +130,7 @@ describe('the CLI-agent backend (black box)', () => {
     chmodSync(agent, 0o755);
     writeFileSync(join(project, 'orchestra.yaml'), `cli_agent:\n  command: [${agent}]\n  timeout: 10s\n`);
     const dir = join(project, 'run');
-    const result = await runOrchestra(['run', pipeline, '--backend', 'cli', '--logs-dir', dir, '--quiet'], { cwd: project, env: modelFreeEnv({ NODE_OPTIONS: `--import=${NETWORK_GUARD}` }) });
+    const result = await cliWith(['run', pipeline, '--backend', 'cli', '--logs-dir', dir, '--quiet'], { cwd: project, env: modelFreeEnv() });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(readFileSync(join(dir, 'implement', 'response.md'), 'utf8')).toBe('did: Write the code based on the plan');
@@ -143,18 +143,14 @@ describe('orchestra.yaml settings for human questions and --json (black box)', (
   it('interviewer.auto_approve answers gates like --auto-approve; interviewer.timeout bounds console questions', async () => {
     const auto = tempDir();
     writeFileSync(join(auto, 'orchestra.yaml'), 'interviewer:\n  auto_approve: true\n');
-    const approved = await runOrchestra(['run', join(ROOT, 'fixtures', 'human-gate.dot'), '--simulate', '--logs-dir', join(auto, 'run')], { cwd: auto });
+    const approved = await cliWith(['run', join(ROOT, 'fixtures', 'human-gate.dot'), '--simulate', '--logs-dir', join(auto, 'run')], { cwd: auto });
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain('human: review_gate: Review Changes → [A] Approve');
 
     const timed = tempDir();
     writeFileSync(join(timed, 'orchestra.yaml'), 'interviewer:\n  timeout: 1s\n');
     // Standard input stays open: only the configured timeout ends the wait (the gate has no default, so it fails).
-    const child = spawn(process.execPath, [BIN, 'run', join(ROOT, 'fixtures', 'human-gate.dot'), '--simulate', '--logs-dir', join(timed, 'run')], { cwd: timed, env: modelFreeEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    child.stdin.destroy();
+    const { code, stderr } = await cliWith(['run', join(ROOT, 'fixtures', 'human-gate.dot'), '--simulate', '--logs-dir', join(timed, 'run')], { cwd: timed, keepInputOpen: true });
     expect(stderr).toContain('(waiting up to 1s)');
     expect(code).toBe(1);
   }, 30_000);
@@ -162,7 +158,7 @@ describe('orchestra.yaml settings for human questions and --json (black box)', (
   it('--json prints every recorded event but no streamed pieces', async () => {
     server.respondWith(() => reply('several streamed pieces of text', { chunks: 4 }));
     const dir = join(tempDir(), 'run');
-    const result = await runOrchestra(['run', pipeline, '--model', 'scripted-model', '--json', '--logs-dir', dir], { env: userEnv() });
+    const result = await cliWith(['run', pipeline, '--model', 'scripted-model', '--json', '--logs-dir', dir], { env: userEnv() });
     expect(result.code).toBe(0);
     const types = result.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { type: string }).type);
     expect(types).toContain('llm.response');
@@ -177,7 +173,7 @@ describe('orchestra.yaml errors (black box)', () => {
     const project = tempDir();
     writeFileSync(join(project, 'orchestra.yaml'), yaml);
     writeFileSync(join(project, 'p.dot'), readFileSync(pipeline, 'utf8'));
-    const result = await runOrchestra(['run', join(project, 'p.dot'), '--logs-dir', join(project, 'run')], { cwd: project, env: modelFreeEnv({ NODE_OPTIONS: `--import=${NETWORK_GUARD}`, ...env }) });
+    const result = await cliWith(['run', join(project, 'p.dot'), '--logs-dir', join(project, 'run')], { cwd: project, env: modelFreeEnv(env) });
     return { ...result, file: join(project, 'orchestra.yaml') };
   }
 
@@ -199,7 +195,7 @@ describe('orchestra.yaml errors (black box)', () => {
     writeFileSync(join(project, 'orchestra.yaml'), 'defaults:\n  model: a\n');
     writeFileSync(join(project, 'orchestra.yml'), 'defaults:\n  model: b\n');
     writeFileSync(join(project, 'p.dot'), readFileSync(pipeline, 'utf8'));
-    const result = await runOrchestra(['run', join(project, 'p.dot'), '--simulate', '--logs-dir', join(project, 'run')], { cwd: project });
+    const result = await cliWith(['run', join(project, 'p.dot'), '--simulate', '--logs-dir', join(project, 'run')], { cwd: project });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^orchestra: .*orchestra\.yml:1:1: /);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);

@@ -1,8 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NETWORK_GUARD, reply, startScriptedOpenAIServer, toolCall, type ScriptedOpenAIServer } from '@orchestra/testing';
-import { ROOT, modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
+import { reply, startScriptedOpenAIServer, toolCall, type ScriptedOpenAIServer } from '@orchestra/testing';
+import { ROOT, modelFreeEnv, tempDir } from './cli-helpers.js';
+import { cliWith } from './in-process.js';
 
 /** fixtures/dream.dot through `orchestra run` against the scripted server: a phased node, black box. */
 
@@ -14,7 +15,7 @@ afterEach(async () => {
   await server.close();
 });
 
-const env = () => modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
+const env = () => modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key' });
 const dream = join(ROOT, 'fixtures', 'dream.dot');
 const VISION = { genre: 'literary', audience: 'adult', tone: 'wry', themes: ['solitude', 'weather'], scope: { target_word_count: 60000, chapters: 24 } };
 
@@ -28,7 +29,7 @@ describe('orchestra run fixtures/dream.dot (a phased node)', () => {
       toolCall('submit_dream', VISION, usage),
     );
     const dir = join(tempDir(), 'run');
-    const result = await runOrchestra(['run', dream, '--model', 'scripted-model', '--logs-dir', dir], { env: env() });
+    const result = await cliWith(['run', dream, '--model', 'scripted-model', '--logs-dir', dir], { env: env() });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'dream', 'output.json'), 'utf8'))).toEqual(VISION);
@@ -64,7 +65,7 @@ describe('orchestra run fixtures/dream.dot (a phased node)', () => {
     server.enqueue(reply('Thinking done.'), reply('Brief.'));
     server.respondWith(() => toolCall('submit_dream', { ...VISION, genre: 'western' }));
     const dir = join(tempDir(), 'run');
-    const result = await runOrchestra(['run', dream, '--model', 'scripted-model', '--logs-dir', dir, '--quiet'], { env: env() });
+    const result = await cliWith(['run', dream, '--model', 'scripted-model', '--logs-dir', dir, '--quiet'], { env: env() });
     expect(result.code).toBe(1);
     expect(result.stdout + result.stderr).toContain("dream: the output was still invalid after 3 calls of submit_dream (validation_retries=2): genre: Invalid option: expected one of");
     expect(server.completions).toHaveLength(5);
@@ -75,7 +76,7 @@ describe('orchestra run fixtures/dream.dot (a phased node)', () => {
     const dir = join(tempDir(), 'run');
     const answers = join(tempDir(), 'answers.json');
     writeFileSync(answers, JSON.stringify(['Wry, please.']));
-    const result = await runOrchestra(['run', dream, '-i', '--answers', answers, '--model', 'scripted-model', '--logs-dir', dir, '--quiet'], { env: env() });
+    const result = await cliWith(['run', dream, '-i', '--answers', answers, '--model', 'scripted-model', '--logs-dir', dir, '--quiet'], { env: env() });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(server.completions[1]?.lastUserText).toBe('Wry, please.');
@@ -87,7 +88,7 @@ describe('orchestra run fixtures/dream.dot (a phased node)', () => {
   it('without -i, and with stdin not a terminal, the Discuss phase runs on its own (recorded as direct)', async () => {
     server.enqueue(reply('Thinking done.'), reply('Brief.'), toolCall('submit_dream', VISION));
     const dir = join(tempDir(), 'run');
-    const result = await runOrchestra(['run', dream, '--model', 'scripted-model', '--logs-dir', dir, '--quiet'], { env: env() });
+    const result = await cliWith(['run', dream, '--model', 'scripted-model', '--logs-dir', dir, '--quiet'], { env: env() });
     expect(result.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).run_options).toMatchObject({ phased_mode: 'direct' });
   });

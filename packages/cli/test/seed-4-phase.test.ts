@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NETWORK_GUARD, reply, startScriptedOpenAIServer, toolCall, type RecordedRequest, type ScriptedOpenAIServer, type ScriptStep } from '@orchestra/testing';
-import { ROOT, modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
+import { reply, startScriptedOpenAIServer, toolCall, type RecordedRequest, type ScriptedOpenAIServer, type ScriptStep } from '@orchestra/testing';
+import { ROOT, modelFreeEnv, tempDir } from './cli-helpers.js';
+import { cliWith } from './in-process.js';
 
 /** fixtures/seed-4-phase.dot end to end through `orchestra run`, against the scripted server. */
 
@@ -14,7 +15,7 @@ afterEach(async () => {
   await server.close();
 });
 
-const env = () => modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
+const env = () => modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key' });
 const pipeline = join(ROOT, 'fixtures', 'seed-4-phase.dot');
 const brainstorm = join(ROOT, 'fixtures', 'seed', 'brainstorm.json');
 
@@ -68,7 +69,7 @@ describe('orchestra run fixtures/seed-4-phase.dot', () => {
     const phantom = { initial_beats: [{ beat_id: 'b_1', summary: 'Revenge.', threads: ['t_revenge'], entities: ['e_mara'], location: 'harbour' }] };
     server.respondWith(phases(phantom));
     const dir = join(tempDir(), 'run');
-    const result = await runOrchestra(['run', pipeline, '--model', 'scripted-model', '--context-file', brainstorm, '--logs-dir', dir, '--quiet'], { env: env() });
+    const result = await cliWith(['run', pipeline, '--model', 'scripted-model', '--context-file', brainstorm, '--logs-dir', dir, '--quiet'], { env: env() });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     // The beats prompt listed the thread ids the design produced, before the model chose any.
@@ -105,7 +106,7 @@ describe('orchestra run fixtures/seed-4-phase.dot', () => {
     const ghost = { initial_beats: [{ beat_id: 'b_1', summary: 'A ghost.', threads: ['t_heist'], entities: ['e_ghost'], location: 'harbour' }] };
     server.respondWith(phases(ghost));
     const dir = join(tempDir(), 'run');
-    const result = await runOrchestra(['run', pipeline, '--model', 'scripted-model', '--context-file', brainstorm, '--logs-dir', dir, '--quiet'], { env: env() });
+    const result = await cliWith(['run', pipeline, '--model', 'scripted-model', '--context-file', brainstorm, '--logs-dir', dir, '--quiet'], { env: env() });
     expect(result.code).toBe(1);
     expect(result.stdout + result.stderr).toContain("initial_beats: the output failed a fatal check (1 issue): initial_beats[0].entities[0]: 'e_ghost' is not among brainstorm.entities[].id");
     expect(server.completions.filter((r) => (r.tools as { function: { name: string } }[] | undefined)?.[0]?.function.name === 'submit_initial_beats')).toHaveLength(1);
