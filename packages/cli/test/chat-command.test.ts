@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NETWORK_GUARD, reply, startScriptedOpenAIServer, toolCall, type ScriptedOpenAIServer } from '@orchestra/testing';
-import { BIN, ROOT, modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
+import { BIN, ROOT, modelFreeEnv, tempDir } from './cli-helpers.js';
+import { cli, cliSession, cliWith, type CliSession } from './in-process.js';
 import { spawn } from 'node:child_process';
 
 /** `orchestra chat` as a script drives it: piped input, the scripted OpenAI-compatible server as the model. */
@@ -13,8 +14,14 @@ beforeEach(async () => {
 });
 /** Chat processes the tests started: stopped after each test even when an assertion failed first. */
 const started: ReturnType<typeof spawn>[] = [];
+/** Chats running in this process: their input ended after each test, so they end too. */
+const sessions: CliSession[] = [];
 afterEach(async () => {
   for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const session of sessions.splice(0)) {
+    session.end();
+    await session.done.catch(() => {});
+  }
   await model.close();
 });
 
@@ -25,12 +32,16 @@ function project(): string {
   return dir;
 }
 
-function chat(dir: string, input: string, ...flags: string[]) {
-  const env = modelFreeEnv({ OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
-  return runOrchestra(['chat', '--project', dir, '--model', 'scripted-model', '--base-url', model.url, ...flags], { env, input });
+/** The environment of the chat tests: a key for the scripted model, nothing else configured. */
+function chatEnv(): NodeJS.ProcessEnv {
+  return modelFreeEnv({ OPENAI_API_KEY: 'test-key' });
 }
 
-/** `orchestra chat --simulate` on `dir` with stdin left open, for tests that type into it, signal it or kill it. */
+function chat(dir: string, input: string, ...flags: string[]) {
+  return cliWith(['chat', '--project', dir, '--model', 'scripted-model', '--base-url', model.url, ...flags], { env: chatEnv(), input });
+}
+
+/** `orchestra chat --simulate` on `dir` in a process with stdin left open, for tests that signal it or kill it. */
 function liveChat(dir: string) {
   const env = modelFreeEnv({ OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
   const child = spawn(process.execPath, [BIN, 'chat', '--project', dir, '--model', 'scripted-model', '--base-url', model.url, '--simulate'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -47,7 +58,7 @@ function liveChat(dir: string) {
   return { child, exited, until, output: () => out };
 }
 
-describe('orchestra chat (black box)', { timeout: 30_000 }, () => {
+describe('orchestra chat', { timeout: 30_000 }, () => {
   it('--auto-approve with piped input launches a run of a project pipeline and prints the agent\'s summary', async () => {
     model.enqueue(toolCall('launch_run', { task: 'Review the change', pipeline: 'review.dot' }), reply('The review ran and the change shipped.'));
     const dir = project();
@@ -97,13 +108,13 @@ describe('orchestra chat (black box)', { timeout: 30_000 }, () => {
   });
 
   it('bad flags and a project that is a file are refused', async () => {
-    expect((await runOrchestra(['chat', '--auto-approve', '--answers', 'a.json'])).code).toBe(2);
+    expect((await cliWith(['chat', '--auto-approve', '--answers', 'a.json'])).code).toBe(2);
     const file = join(tempDir(), 'file');
     writeFileSync(file, '');
-    const notDir = await runOrchestra(['chat', '--project', file]);
+    const notDir = await cliWith(['chat', '--project', file]);
     expect(notDir.code).toBe(2);
     expect(notDir.stderr).toContain('--project');
-    expect((await runOrchestra(['chat', '--backend', 'agent'])).stderr).toContain('add --allow-tools');
+    expect((await cliWith(['chat', '--backend', 'agent'])).stderr).toContain('add --allow-tools');
   });
 
   it('Ctrl-C cancels the active run, not the session: the agent gets the partial results and the chat goes on', async () => {
@@ -156,13 +167,14 @@ describe('orchestra chat (black box)', { timeout: 30_000 }, () => {
   it('/quit while a run waits at its gate: the run parks, and --resume asks its question again and finishes it', async () => {
     model.enqueue(toolCall('launch_run', { task: 'Review', pipeline: 'review.dot' }));
     const dir = project();
-    const { child, exited, until } = liveChat(dir);
-    child.stdin.write('review it\nA\n');
-    await until('Review Changes');
-    child.stdin.write('/quit\n');
-    expect(await exited).toBe(0);
+    const session = cliSession(['chat', '--project', dir, '--model', 'scripted-model', '--base-url', model.url, '--simulate'], { env: chatEnv() });
+    sessions.push(session);
+    session.write('review it\nA\n');
+    await session.waitFor('Review Changes', 'stdout');
+    session.write('/quit\n');
+    expect((await session.done).code).toBe(0);
     const [id] = readdirSync(join(dir, 'runs'));
-    const status = await runOrchestra(['status', join(dir, 'runs', id as string), '--json']);
+    const status = await cli('status', join(dir, 'runs', id as string), '--json');
     expect(JSON.parse(status.stdout)).toMatchObject({ state: 'parked' });
     expect(JSON.parse(readFileSync(join(dir, '.orchestra', 'session.json'), 'utf8'))).toMatchObject({ state: 'RUNNING', active: { run: id } });
 

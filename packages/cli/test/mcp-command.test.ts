@@ -6,7 +6,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NETWORK_GUARD, reply, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
-import { BIN, ROOT, modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
+import { BIN, ROOT, modelFreeEnv, tempDir } from './cli-helpers.js';
+import { cliWith } from './in-process.js';
 
 /** `orchestra mcp` as an MCP client starts it: a real process spoken to over its stdin and stdout. */
 
@@ -152,7 +153,7 @@ describe('orchestra mcp', { timeout: 30_000 }, () => {
     mcp.child.kill('SIGTERM');
     expect(await mcp.exited).toEqual({ code: 0, signal: null });
     expect(mcp.output().stderr).toContain('received SIGTERM; stopping: runs waiting for an answer park with their questions, the others stop at a safe point; all stay resumable');
-    const status = await runOrchestra(['status', waiting.run_dir, '--json']);
+    const status = await cliWith(['status', waiting.run_dir, '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ state: 'parked', checkpoint_status: 'parked', pending: [expect.objectContaining({ id: 'review_gate' })] });
   });
 
@@ -174,9 +175,9 @@ describe('orchestra mcp', { timeout: 30_000 }, () => {
 
   it('refuses bad flags with exit 2', async () => {
     const [agent, missing, url] = await Promise.all([
-      runOrchestra(['mcp', '--backend', 'agent', '--project', tempDir()]),
-      runOrchestra(['mcp', '--project', join(tempDir(), 'nope')]),
-      runOrchestra(['mcp', '--base-url', 'ftp://x', '--project', tempDir()]),
+      cliWith(['mcp', '--backend', 'agent', '--project', tempDir()]),
+      cliWith(['mcp', '--project', join(tempDir(), 'nope')]),
+      cliWith(['mcp', '--base-url', 'ftp://x', '--project', tempDir()]),
     ]);
     expect(agent.code).toBe(2);
     expect(agent.stderr).toContain('--backend agent lets models run commands on this machine: add --allow-tools');

@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NETWORK_GUARD, reply, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
-import { BIN, ROOT, modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
+import { BIN, ROOT, modelFreeEnv, tempDir } from './cli-helpers.js';
+import { cliWith } from './in-process.js';
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 
@@ -81,9 +82,9 @@ describe('orchestra serve', { timeout: 30_000 }, () => {
     server.child.kill('SIGINT');
     expect(await server.exited).toBe(0);
     expect(server.output().stderr).toContain('stay resumable');
-    const status = await runOrchestra(['status', join(runsDir, id), '--json']);
+    const status = await cliWith(['status', join(runsDir, id), '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ state: 'parked', checkpoint_status: 'parked', pending: [expect.objectContaining({ id: 'review_gate' })] });
-    const answered = await runOrchestra(['answer', join(runsDir, id), 'A']);
+    const answered = await cliWith(['answer', join(runsDir, id), 'A']);
     expect(answered.stdout).toContain('recorded [A] Approve for review_gate');
     expect(answered.code).toBe(0);
     expect(readFileSync(join(runsDir, id, 'fixes', 'response.md'), 'utf8')).toBe('answer to: Address the review comments');
@@ -113,17 +114,17 @@ describe('orchestra serve', { timeout: 30_000 }, () => {
   });
 
   it('refuses to listen beyond loopback without a token or --no-auth, and bad flags', async () => {
-    const open = await runOrchestra(['serve', '--host', '0.0.0.0', '--port', '0']);
+    const open = await cliWith(['serve', '--host', '0.0.0.0', '--port', '0']);
     expect(open.code).toBe(2);
     expect(open.stderr).toContain('give it a token (--token or $ORCHESTRA_TOKEN), or accept an open server with --no-auth');
-    expect((await runOrchestra(['serve', '--port', '70000'])).stderr).toContain('--port expects a port number');
-    expect((await runOrchestra(['serve', '--token', 'short'])).stderr).toContain('at least 16 characters');
-    expect((await runOrchestra(['serve', '--cors', 'https://a.example/path'])).stderr).toContain('--cors expects an origin');
-    const both = await runOrchestra(['serve', '--token', 'abcdefghijklmnopq', '--no-auth']);
+    expect((await cliWith(['serve', '--port', '70000'])).stderr).toContain('--port expects a port number');
+    expect((await cliWith(['serve', '--token', 'short'])).stderr).toContain('at least 16 characters');
+    expect((await cliWith(['serve', '--cors', 'https://a.example/path'])).stderr).toContain('--cors expects an origin');
+    const both = await cliWith(['serve', '--token', 'abcdefghijklmnopq', '--no-auth']);
     expect(both.code).toBe(2);
-    const fromEnv = await runOrchestra(['serve', '--no-auth'], { env: modelFreeEnv({ ORCHESTRA_TOKEN: 'abcdefghijklmnopq' }) });
+    const fromEnv = await cliWith(['serve', '--no-auth'], { env: modelFreeEnv({ ORCHESTRA_TOKEN: 'abcdefghijklmnopq' }) });
     expect(fromEnv.stderr).toContain('$ORCHESTRA_TOKEN is set and --no-auth was given');
-    const agent = await runOrchestra(['serve', '--backend', 'agent']);
+    const agent = await cliWith(['serve', '--backend', 'agent']);
     expect(agent.code).toBe(2);
     expect(agent.stderr).toContain('--backend agent lets models run commands on this machine: add --allow-tools');
   });
