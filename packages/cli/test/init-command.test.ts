@@ -8,7 +8,8 @@ import { STARTER_VITEST, initCommand } from '../src/commands/init.js';
 import { mergePackageJson, packageName } from '../src/init/package-json.js';
 import { writtenByInit } from '../src/init/starter-files.js';
 import { publishedManifest } from '../src/init/vendored-packages.js';
-import { orchestra, tempDir } from './cli-helpers.js';
+import { tempDir } from './cli-helpers.js';
+import { cli } from './in-process.js';
 
 /** A path longer than ustar's 100-byte name field: the tarball must split it (name and prefix). */
 const LONG = `dist/${'nested-directory/'.repeat(6)}a-file-name-long-enough-to-need-the-prefix-field.js`;
@@ -211,10 +212,10 @@ describe('orchestra init', () => {
     expect(STARTER_VITEST).toBe(root.devDependencies.vitest);
   });
 
-  it('runs through the command line: the starter runs with --simulate and --auto-approve', () => {
+  it('runs through the command line: the starter runs with --simulate and --auto-approve', async () => {
     const dir = join(tempDir(), 'starter');
-    expect(orchestra('init', dir).code).toBe(0);
-    const ran = orchestra('run', join(dir, 'pipeline.dot'), '--simulate', '--auto-approve', '--quiet', '--logs-dir', join(dir, '.orchestra', 'run'));
+    expect((await cli('init', dir)).code).toBe(0);
+    const ran = await cli('run', join(dir, 'pipeline.dot'), '--simulate', '--auto-approve', '--quiet', '--logs-dir', join(dir, '.orchestra', 'run'));
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('success');

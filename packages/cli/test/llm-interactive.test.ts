@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readCheckpoint } from '@orchestra/core';
 import { NETWORK_GUARD, reply, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
 import { converse, modelFreeEnv, tempDir } from './cli-helpers.js';
+import { cliSession } from './in-process.js';
 
 /** fixtures/interactive.dot on the chat backend (the real ChatOpenAI client against the scripted server). */
 
@@ -20,9 +21,14 @@ afterEach(async () => {
   await server.close();
 });
 
-/** orchestra with only OPENAI_BASE_URL and OPENAI_API_KEY set, answered as its prompts appear. */
+/** Only OPENAI_BASE_URL and OPENAI_API_KEY set. */
+function modelEnv(): NodeJS.ProcessEnv {
+  return modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key' });
+}
+
+/** An orchestra process with {@link modelEnv}, answered as its prompts appear (the test kills it). */
 function converseWithModel(args: string[]) {
-  return converse(args, { env: modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` }) });
+  return converse(args, { env: { ...modelEnv(), NODE_OPTIONS: `--import=${NETWORK_GUARD}` } });
 }
 
 describe('an interactive node on the chat backend (black box)', () => {
@@ -51,13 +57,13 @@ describe('an interactive node on the chat backend (black box)', () => {
     expect(shown.split('Reply 2: about').length - 1).toBe(1);
 
     const before = server.completions.length;
-    const second = converseWithModel(['resume', dir, '--model', 'chat-model']);
+    const second = cliSession(['resume', dir, '--model', 'chat-model'], { env: modelEnv() });
     await second.waitFor('resuming the conversation at turn 2: 1 earlier turn(s) restored without calling the model');
     await second.waitFor('Reply 3: about "make it bigger"');
     expect(server.completions.length).toBe(before); // restored, not asked again
-    second.child.stdin.write('one more thing\n');
+    second.write('one more thing\n');
     await second.waitFor('[refine] agent, turn 3:');
-    second.child.stdin.write('/done\n');
+    second.end('/done\n');
     const ended = await second.done;
     expect(ended.code).toBe(0);
     // Turn 3 carried the restored history; then publish ran.
