@@ -5,21 +5,32 @@ import { describe, expect, it } from 'vitest';
 import { isProcessAlive, readJournal } from '@orchestra/core';
 import { BIN, ROOT, modelFreeEnv, orchestra, startOrchestra, startOrchestraIn, tempDir } from './cli-helpers.js';
 import { spawn, spawnSync } from 'node:child_process';
+import { cli, cliWith } from './in-process.js';
 
-/** A pipeline of one slow tool between start and exit; the tool logs its start and end to `$ORCHESTRA_CTX_SIDE`. */
-function slowToolPipeline(dir: string, seconds: number): string {
+/**
+ * A pipeline of one slow tool between start and exit; the tool logs its start and end to
+ * `$ORCHESTRA_CTX_SIDE`. The first time it runs it holds until {@link release} (10 s at most);
+ * a resumed copy does not wait.
+ */
+function slowToolPipeline(dir: string): string {
   const file = join(dir, 'slow.dot');
+  const hold = 'if [ ! -e \\"$ORCHESTRA_CTX_SIDE.held\\" ]; then touch \\"$ORCHESTRA_CTX_SIDE.held\\"; n=0; while [ ! -e \\"$ORCHESTRA_CTX_SIDE.release\\" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n+1)); done; fi';
   writeFileSync(
     file,
     `digraph Slow {
   start [shape=Mdiamond]
   exit [shape=Msquare]
-  work [shape=parallelogram, tool_command="echo start $$ >> \\"$ORCHESTRA_CTX_SIDE\\"; sleep ${seconds}; echo end $$ >> \\"$ORCHESTRA_CTX_SIDE\\"; pwd"]
+  work [shape=parallelogram, tool_command="echo start $$ >> \\"$ORCHESTRA_CTX_SIDE\\"; ${hold}; echo end $$ >> \\"$ORCHESTRA_CTX_SIDE\\"; pwd"]
   start -> work -> exit
 }
 `,
   );
   return file;
+}
+
+/** Lets the tool of {@link slowToolPipeline} logging to `side` go on. */
+function release(side: string): void {
+  writeFileSync(`${side}.release`, '');
 }
 
 async function until(test: () => boolean, what: string, ms = 15_000): Promise<void> {
@@ -39,8 +50,8 @@ function alive(pid: number): boolean {
   return isProcessAlive(pid, null);
 }
 
-function statusJson(dir: string): { code: number | null; json: Record<string, unknown> } {
-  const r = orchestra('status', dir, '--json');
+async function statusJson(dir: string): Promise<{ code: number; json: Record<string, unknown> }> {
+  const r = await cli('status', dir, '--json');
   return { code: r.code, json: JSON.parse(r.stdout) as Record<string, unknown> };
 }
 
@@ -48,7 +59,7 @@ describe('one owner per run', () => {
   it('a second resume of a run another process drives exits 2 naming its PID; the journal has no duplicate steps', async () => {
     const dir = tempDir();
     const side = join(dir, 'side.log');
-    const file = slowToolPipeline(dir, 3);
+    const file = slowToolPipeline(dir);
     const runDir = join(dir, 'run');
     const first = startOrchestra('run', file, '--quiet', '--logs-dir', runDir, '--set', `side=${side}`);
     await until(() => lines(side).length > 0, 'the tool to start');
@@ -59,9 +70,10 @@ describe('one owner per run', () => {
       expect(second.stderr).toContain(`in use by process ${first.child.pid}`);
     }
     // status reads freely and says who drives it.
-    const live = statusJson(runDir);
+    const live = await statusJson(runDir);
     expect(live.code).toBe(4);
     expect(live.json).toMatchObject({ state: 'running', owner: { pid: first.child.pid, alive: true } });
+    release(side);
     expect((await first.done).code).toBe(0);
     const seqs = readJournal(runDir).entries.map((e) => e.seq);
     expect(seqs).toEqual([1, 2, 3]);
@@ -72,7 +84,7 @@ describe('one owner per run', () => {
   it('after SIGKILL, resume stops the tool the dead run left running, so its side effect happens once per completed attempt', async () => {
     const dir = tempDir();
     const side = join(dir, 'side.log');
-    const file = slowToolPipeline(dir, 3);
+    const file = slowToolPipeline(dir);
     const runDir = join(dir, 'run');
     const first = startOrchestra('run', file, '--quiet', '--logs-dir', runDir, '--set', `side=${side}`);
     await until(() => lines(side).length > 0, 'the tool to start');
@@ -80,7 +92,7 @@ describe('one owner per run', () => {
     first.child.kill('SIGKILL');
     await first.done;
     expect(alive(orphanPid)).toBe(true); // the tool's group outlives orchestra (detached)
-    const killed = statusJson(runDir);
+    const killed = await statusJson(runDir);
     expect(killed.code).toBe(5);
     expect(killed.json).toMatchObject({ state: 'stopped', owner: { alive: false }, resume_command: `orchestra resume ${runDir}` });
 
@@ -101,7 +113,8 @@ describe('one owner per run', () => {
     const dir = tempDir();
     const side = join(dir, 'side.log');
     const agent = join(dir, 'agent.sh');
-    writeFileSync(agent, `#!/bin/sh\ncat > /dev/null\necho "start $$" >> "${side}"\nsleep 3\necho "end $$" >> "${side}"\necho done\n`);
+    // The first copy sleeps (and is killed meanwhile); the resumed copy does not.
+    writeFileSync(agent, `#!/bin/sh\ncat > /dev/null\necho "start $$" >> "${side}"\nif [ ! -e "${side}.held" ]; then touch "${side}.held"; sleep 10; fi\necho "end $$" >> "${side}"\necho done\n`);
     chmodSync(agent, 0o755);
     writeFileSync(join(dir, 'orchestra.yaml'), `cli_agent:\n  command: [${agent}]\n  timeout: 20s\n`);
     const file = join(dir, 'agent.dot');
@@ -128,7 +141,7 @@ describe('one owner per run', () => {
     expect(readFileSync(join(runDir, 'work', 'response.md'), 'utf8')).toBe('done');
   }, 30_000);
 
-  it('resume runs tools in the directory the run started in; --cwd overrides and says so', () => {
+  it('resume runs tools in the directory the run started in; --cwd overrides and says so', async () => {
     const dir = tempDir();
     const project = join(dir, 'project');
     const elsewhere = join(dir, 'elsewhere');
@@ -136,70 +149,70 @@ describe('one owner per run', () => {
     mkdirSync(elsewhere);
     const file = join(dir, 'gated.dot');
     writeFileSync(file, 'digraph G { start [shape=Mdiamond]; exit [shape=Msquare]; gate [shape=hexagon, label="Go?"]; work [shape=parallelogram, tool_command="pwd"]; start -> gate; gate -> work [label="[Y] Yes"]; work -> exit }\n');
-    const parkIn = (runDir: string) => spawnSync(process.execPath, [BIN, 'run', file, '--park', '--quiet', '--logs-dir', runDir], { cwd: project, encoding: 'utf8' }).status;
+    const parkIn = async (runDir: string) => (await cliWith(['run', file, '--park', '--quiet', '--logs-dir', runDir], { cwd: project })).code;
 
     const recorded = join(dir, 'recorded');
-    expect(parkIn(recorded)).toBe(3);
+    expect(await parkIn(recorded)).toBe(3);
     expect((JSON.parse(readFileSync(join(recorded, 'manifest.json'), 'utf8')) as { workdir: string }).workdir).toBe(project);
-    expect(orchestra('answer', recorded, 'Y').code).toBe(0);
-    const resumed = orchestra('resume', recorded, '--quiet'); // from the repository root
+    expect((await cli('answer', recorded, 'Y')).code).toBe(0);
+    const resumed = await cli('resume', recorded, '--quiet'); // from the repository root
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(readFileSync(join(recorded, 'work', 'stdout.log'), 'utf8').trim()).toBe(project);
 
     const moved = join(dir, 'moved');
-    expect(parkIn(moved)).toBe(3);
-    expect(orchestra('answer', moved, 'Y').code).toBe(0);
-    const overridden = orchestra('resume', moved, '--cwd', elsewhere);
+    expect(await parkIn(moved)).toBe(3);
+    expect((await cli('answer', moved, 'Y')).code).toBe(0);
+    const overridden = await cli('resume', moved, '--cwd', elsewhere);
     expect(overridden.code, overridden.stderr).toBe(0);
     expect(overridden.stderr).toContain(`tool commands run in ${elsewhere} (the run started in ${project})`);
     expect(readFileSync(join(moved, 'work', 'stdout.log'), 'utf8').trim()).toBe(elsewhere);
-    const missing = orchestra('resume', moved, '--cwd', join(dir, 'nowhere'));
+    const missing = await cli('resume', moved, '--cwd', join(dir, 'nowhere'));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`--cwd ${join(dir, 'nowhere')}: ${join(dir, 'nowhere')} does not exist`);
   }, 30_000);
 });
 
 describe('orchestra status --json', () => {
-  it('reports finished, failed and parked runs with the documented exit codes', () => {
+  it('reports finished, failed and parked runs with the documented exit codes', async () => {
     const dir = tempDir();
     const done = join(dir, 'done');
-    expect(orchestra('run', 'fixtures/branching.dot', '--simulate', '--quiet', '--logs-dir', done).code).toBe(0);
-    expect(statusJson(done)).toMatchObject({ code: 0, json: { state: 'completed', checkpoint_status: 'completed', owner: null, resume_command: null } });
+    expect((await cli('run', 'fixtures/branching.dot', '--simulate', '--quiet', '--logs-dir', done)).code).toBe(0);
+    expect(await statusJson(done)).toMatchObject({ code: 0, json: { state: 'completed', checkpoint_status: 'completed', owner: null, resume_command: null } });
 
     const failing = join(dir, 'failing.dot');
     writeFileSync(failing, 'digraph F { start [shape=Mdiamond]; exit [shape=Msquare]; boom [shape=parallelogram, tool_command="exit 3"]; start -> boom -> exit }\n');
     const failed = join(dir, 'failed');
-    expect(orchestra('run', failing, '--quiet', '--logs-dir', failed).code).toBe(1);
-    const f = statusJson(failed);
+    expect((await cli('run', failing, '--quiet', '--logs-dir', failed)).code).toBe(1);
+    const f = await statusJson(failed);
     expect(f.code).toBe(1);
     expect(f.json).toMatchObject({ state: 'failed', failure_reason: expect.stringContaining('exit code 3') });
 
     const parked = join(dir, 'parked');
-    expect(orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--park', '--quiet', '--logs-dir', parked).code).toBe(3);
-    const p = statusJson(parked);
+    expect((await cli('run', 'fixtures/human-gate.dot', '--simulate', '--park', '--quiet', '--logs-dir', parked)).code).toBe(3);
+    const p = await statusJson(parked);
     expect(p.code).toBe(3);
     expect(p.json).toMatchObject({ state: 'parked', pending: [{ id: expect.any(String), answer: null }], resume_command: `orchestra resume ${parked}` });
     const gate = (p.json.pending as { id: string; options: { key: string }[] }[])[0];
     const key = gate?.options[0]?.key ?? '';
-    expect(orchestra('answer', parked, key).code).toBe(0);
+    expect((await cli('answer', parked, key)).code).toBe(0);
     // An answer already given is shown, and a second one needs --replace.
-    expect(statusJson(parked).json).toMatchObject({ pending: [{ answer: expect.stringContaining(key) }] });
-    const again = orchestra('answer', parked, key);
+    expect((await statusJson(parked)).json).toMatchObject({ pending: [{ answer: expect.stringContaining(key) }] });
+    const again = await cli('answer', parked, key);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('already has an answer');
-    expect(orchestra('answer', parked, key, '--replace').code).toBe(0);
-    const human = orchestra('status', parked);
+    expect((await cli('answer', parked, key, '--replace')).code).toBe(0);
+    const human = await cli('status', parked);
     expect(human.stdout).toContain('answered:');
     // `orchestra resume <dir>` alone continues it the way it started (--simulate, --park recorded).
-    const resumed = orchestra('resume', parked, '--quiet');
+    const resumed = await cli('resume', parked, '--quiet');
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(statusJson(parked).code).toBe(0);
+    expect((await statusJson(parked)).code).toBe(0);
   }, 60_000);
 
-  it('refuses, as resume does, a journal that names a node the run\'s pipeline does not have (exit 2)', () => {
+  it('refuses, as resume does, a journal that names a node the run\'s pipeline does not have (exit 2)', async () => {
     const dir = tempDir();
     const parked = join(dir, 'parked');
-    expect(orchestra('run', 'fixtures/human-gate.dot', '--simulate', '--park', '--quiet', '--logs-dir', parked).code).toBe(3);
+    expect((await cli('run', 'fixtures/human-gate.dot', '--simulate', '--park', '--quiet', '--logs-dir', parked)).code).toBe(3);
     const copy = join(parked, 'pipeline.dot');
     // The node the first step led to (where the run waits) is renamed in the copy.
     const first = readJournal(parked).entries[0];
@@ -207,7 +220,7 @@ describe('orchestra status --json', () => {
     writeFileSync(copy, edited);
     // The copy no longer has the hash the manifest recorded: both refuse it for that first.
     for (const command of ['status', 'resume']) {
-      const r = orchestra(command, parked);
+      const r = await cli(command, parked);
       expect(r.code, command).toBe(2);
       expect(r.stderr, command).toContain('pipeline.dot is not the pipeline the run was started with');
     }
@@ -216,7 +229,7 @@ describe('orchestra status --json', () => {
     const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, unknown>;
     writeFileSync(manifestFile, JSON.stringify({ ...manifest, pipeline_sha256: createHash('sha256').update(edited).digest('hex') }));
     for (const command of ['status', 'resume']) {
-      const r = orchestra(command, parked);
+      const r = await cli(command, parked);
       expect(r.code, command).toBe(2);
       expect(r.stderr, command).toMatch(new RegExp(`node "${String(first?.next)}".* (is not in the pipeline|which the pipeline does not have)`));
     }
@@ -224,10 +237,10 @@ describe('orchestra status --json', () => {
 });
 
 describe('overwrites', () => {
-  it('refuses a non-empty directory that is not a run as --logs-dir, touching nothing', () => {
+  it('refuses a non-empty directory that is not a run as --logs-dir, touching nothing', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'status.json'), 'mine');
-    const r = orchestra('run', 'fixtures/branching.dot', '--simulate', '--quiet', '--logs-dir', dir);
+    const r = await cli('run', 'fixtures/branching.dot', '--simulate', '--quiet', '--logs-dir', dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('is not empty and holds no run');
     expect(readFileSync(join(dir, 'status.json'), 'utf8')).toBe('mine');
@@ -253,7 +266,7 @@ describe('signals', () => {
       // Said at once, before the run has stopped: what happens now, and how not to wait.
       expect(stderr).toContain(`orchestra: stopping at the next safe point... (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to stop at once)\n`);
       expect(stderr.indexOf('stopping at the next safe point')).toBeLessThan(stderr.indexOf('interrupted; the checkpoint is saved'));
-      expect(statusJson(runDir).json).toMatchObject({ state: 'stopped', checkpoint_status: 'interrupted' });
+      expect((await statusJson(runDir)).json).toMatchObject({ state: 'stopped', checkpoint_status: 'interrupted' });
     }
   }, 60_000);
 });
