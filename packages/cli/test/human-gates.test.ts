@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, tempDir } from './cli-helpers.js';
@@ -88,12 +88,13 @@ describe('--answers across an interruption', () => {
         return false; // not yet
       }
     };
+    const sleeping = () => g1Done() && existsSync(waited);
     const until = Date.now() + 15_000;
-    while (!g1Done() && !exited && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    if (!g1Done()) {
+    while (!sleeping() && !exited && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    if (!sleeping()) {
       child.kill('SIGKILL');
       await done;
-      throw new Error(exited ? 'the run ended before g1 was recorded' : 'g1 was not recorded within 15 s');
+      throw new Error(exited ? 'the run ended before g1 was recorded and wait started' : 'g1 was not recorded and wait started within 15 s');
     }
     child.kill('SIGINT');
     await done;

@@ -14,13 +14,15 @@ import { cli, cliWith } from './in-process.js';
  */
 function slowToolPipeline(dir: string): string {
   const file = join(dir, 'slow.dot');
-  const hold = 'if [ ! -e \\"$ORCHESTRA_CTX_SIDE.held\\" ]; then touch \\"$ORCHESTRA_CTX_SIDE.held\\"; n=0; while [ ! -e \\"$ORCHESTRA_CTX_SIDE.release\\" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n+1)); done; fi';
+  // Marked as the first copy before its start is logged: a copy killed once it logged its start was the first.
+  const first = 'if [ ! -e \\"$ORCHESTRA_CTX_SIDE.held\\" ]; then touch \\"$ORCHESTRA_CTX_SIDE.held\\"; first=1; fi';
+  const hold = 'if [ -n \\"$first\\" ]; then n=0; while [ ! -e \\"$ORCHESTRA_CTX_SIDE.release\\" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n+1)); done; fi';
   writeFileSync(
     file,
     `digraph Slow {
   start [shape=Mdiamond]
   exit [shape=Msquare]
-  work [shape=parallelogram, tool_command="echo start $$ >> \\"$ORCHESTRA_CTX_SIDE\\"; ${hold}; echo end $$ >> \\"$ORCHESTRA_CTX_SIDE\\"; pwd"]
+  work [shape=parallelogram, tool_command="${first}; echo start $$ >> \\"$ORCHESTRA_CTX_SIDE\\"; ${hold}; echo end $$ >> \\"$ORCHESTRA_CTX_SIDE\\"; pwd"]
   start -> work -> exit
 }
 `,
@@ -114,7 +116,7 @@ describe('one owner per run', () => {
     const side = join(dir, 'side.log');
     const agent = join(dir, 'agent.sh');
     // The first copy sleeps (and is killed meanwhile); the resumed copy does not.
-    writeFileSync(agent, `#!/bin/sh\ncat > /dev/null\necho "start $$" >> "${side}"\nif [ ! -e "${side}.held" ]; then touch "${side}.held"; sleep 10; fi\necho "end $$" >> "${side}"\necho done\n`);
+    writeFileSync(agent, `#!/bin/sh\ncat > /dev/null\nif [ -e "${side}.held" ]; then echo "start $$" >> "${side}"; else touch "${side}.held"; echo "start $$" >> "${side}"; sleep 10; fi\necho "end $$" >> "${side}"\necho done\n`);
     chmodSync(agent, 0o755);
     writeFileSync(join(dir, 'orchestra.yaml'), `cli_agent:\n  command: [${agent}]\n  timeout: 20s\n`);
     const file = join(dir, 'agent.dot');

@@ -25,7 +25,7 @@ describe('sub-pipeline node, black box', () => {
     const slept = join(dir, 'slept');
     writeFileSync(
       join(dir, 'child.dot'),
-      `digraph Child { start [shape=Mdiamond]; exit [shape=Msquare]; slow [shape=parallelogram, tool_command="echo start $$ >> ${side}; test -e ${slept} || { touch ${slept}; sleep 10; }; echo end $$ >> ${side}"]; start -> slow -> exit }\n`,
+      `digraph Child { start [shape=Mdiamond]; exit [shape=Msquare]; slow [shape=parallelogram, tool_command="if [ -e ${slept} ]; then echo start $$ >> ${side}; else touch ${slept}; echo start $$ >> ${side}; sleep 10; fi; echo end $$ >> ${side}"]; start -> slow -> exit }\n`,
     );
     const parent = join(dir, 'parent.dot');
     writeFileSync(parent, 'digraph Parent { start [shape=Mdiamond]; exit [shape=Msquare]; sub [type="pipeline", pipeline="child.dot"]; after [shape=parallelogram, tool_command="echo after"]; start -> sub -> after -> exit }\n');
@@ -55,7 +55,7 @@ describe('sub-pipeline node, black box', () => {
     const slept = join(dir, 'slept');
     writeFileSync(
       join(dir, 'child.dot'),
-      `digraph Child { start [shape=Mdiamond]; exit [shape=Msquare]; slow [shape=parallelogram, tool_command="echo start $$ >> ${side}; test -e ${slept} || { touch ${slept}; sleep 10; }; echo end $$ >> ${side}"]; start -> slow -> exit }\n`,
+      `digraph Child { start [shape=Mdiamond]; exit [shape=Msquare]; slow [shape=parallelogram, tool_command="if [ -e ${slept} ]; then echo start $$ >> ${side}; else touch ${slept}; echo start $$ >> ${side}; sleep 10; fi; echo end $$ >> ${side}"]; start -> slow -> exit }\n`,
     );
     const parent = join(dir, 'parent.dot');
     writeFileSync(parent, 'digraph Parent { graph [stack.child_dotfile="child.dot"]; start [shape=Mdiamond]; exit [shape=Msquare]; boss [shape=house, manager.poll_interval="50ms"]; start -> boss -> exit }\n');
