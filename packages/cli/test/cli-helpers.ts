@@ -4,6 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * The real `orchestra` in child processes, for what only a process shows:
+ * signals and kills, two processes at once, the binary's own streams and
+ * exit. Everything else runs the CLI in the test process (`in-process.ts`).
+ */
+
 /** The test process's environment for an orchestra child: no colour, whatever the machine says (FORCE_COLOR would win over NO_COLOR). */
 export function plainEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
@@ -56,12 +62,6 @@ export function modelFreeEnv(extra: Record<string, string> = {}): NodeJS.Process
   const env: NodeJS.ProcessEnv = { ...plainEnv(), HOME: emptyHome };
   for (const key of Object.keys(env)) if (key.startsWith('OPENAI_')) delete env[key];
   return { ...env, ...extra };
-}
-
-/** Runs `orchestra` to completion with no model configuration (see {@link modelFreeEnv}). */
-export function orchestraWithoutModels(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', env: modelFreeEnv() });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /**
