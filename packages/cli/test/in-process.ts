@@ -35,7 +35,7 @@ export interface CliSession {
   done: Promise<CliResult>;
   /** Writes to its standard input. */
   write(text: string): void;
-  /** Ends its standard input, after `text`. */
+  /** Ends its standard input, after `text` (once; later calls do nothing). */
   end(text?: string): void;
   /** What it wrote so far. */
   output(): { stdout: string; stderr: string };
@@ -69,16 +69,18 @@ export function cliSession(args: readonly string[], options: Omit<CliOptions, 'i
     },
     stdin,
   };
-  const done = withProcessState(stateOf(options), () => runCli(args, io)).then(
-    (code) => ({ code, ...written }),
-  ).finally(() => {
-    ended = true;
-    changed();
-  });
+  const done = withProcessState(stateOf(options), () => runCli(args, io))
+    .then((code) => ({ code, ...written }))
+    .finally(() => {
+      ended = true;
+      changed();
+    });
   return {
     done,
     write: (text) => void stdin.write(text),
-    end: (text) => void (text === undefined ? stdin.end() : stdin.end(text)),
+    end: (text) => {
+      if (!stdin.writableEnded) stdin.end(text ?? '');
+    },
     output: () => ({ ...written }),
     waitFor: (text, stream = 'stderr') =>
       new Promise<void>((resolve, reject) => {
