@@ -14,7 +14,7 @@ describe('orchestra in the test process', () => {
     expect(await cliWith(['validate', join(ROOT, 'fixtures', 'simple.dot')], { cwd: elsewhere })).toMatchObject({ code: 0 });
   });
 
-  it('gives the command the environment asked for, and puts the test's back', async () => {
+  it("gives the command the environment asked for, and puts back the test process's", async () => {
     const before = process.env.ORCHESTRA_TOKEN;
     // ORCHESTRA_TOKEN decides whether `serve --no-auth` is refused: set, it is (exit 2, before anything listens).
     const refused = await cliWith(['serve', '--no-auth'], { env: { ...process.env, ORCHESTRA_TOKEN: 'abcdefghijklmnopq' } });
