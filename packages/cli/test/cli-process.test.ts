@@ -26,6 +26,14 @@ describe('orchestra binary (black box)', () => {
     expect(r.stdout + r.stderr).not.toMatch(/\bat .*\.(ts|js):\d+/);
   });
 
+  it('prints its help on stdout with exit 0, listing the commands', () => {
+    const r = orchestra('--help');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^Usage: orchestra /);
+    for (const command of ['validate', 'run', 'resume', 'answer', 'status', 'serve', 'chat', 'mcp']) expect(r.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+  });
+
   it('exits 2 for an unreadable file and for bad arguments', () => {
     const missing = orchestra('validate', 'no/such/file.dot');
     expect(missing.code).toBe(2);
