@@ -5,7 +5,7 @@ import { RunLockedError } from '../engine/store/store-errors.js';
 import { isProcessAlive, ownIdentity } from '../os/process-identity.js';
 import { createFileExclusive } from './run-files.js';
 
-/** A takeover marker older than this was left by a process that died taking over: it is ignored. */
+/** A takeover marker that names no process and is older than this was left by a process that died taking over: it is removed. */
 const STALE_TAKEOVER_MS = 10_000;
 
 /** The holder a lock file names; `null` for an unreadable (torn) one; `undefined` when there is none. */
@@ -68,18 +68,39 @@ export function acquireFileLease(path: string, location: string): RunLease {
   throw new RunLockedError(location, current ?? { pid: 0, host: 'unknown', start_time: null, acquired_at: 'unknown' });
 }
 
+/**
+ * True when a takeover marker was left by a process that is gone: its writer
+ * (named in it) has exited, or, for a marker that names nobody (torn, or
+ * written by an older orchestra), it is older than {@link STALE_TAKEOVER_MS}.
+ */
+function isDeadMarker(marker: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(marker, 'utf8');
+  } catch {
+    return false; // gone already
+  }
+  try {
+    const writer = LeaseHolderSchema.omit({ acquired_at: true }).parse(JSON.parse(text));
+    return !isProcessAlive(writer.pid, writer.start_time, writer.host);
+  } catch {
+    try {
+      return Date.now() - statSync(marker).mtimeMs > STALE_TAKEOVER_MS;
+    } catch {
+      return false;
+    }
+  }
+}
+
 /** Removes a stale lock file, if it is still the one found stale (another process may have taken over first). */
 function takeOver(path: string, stale: LeaseHolder | null): void {
   const marker = `${path}.takeover`;
   try {
-    createFileExclusive(marker, `${process.pid}\n`);
+    createFileExclusive(marker, `${JSON.stringify(ownIdentity())}\n`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    try {
-      if (Date.now() - statSync(marker).mtimeMs > STALE_TAKEOVER_MS) removeIfExists(marker);
-    } catch {
-      // gone already
-    }
+    // Another process is taking over, or one died doing it (killed mid-takeover): then its marker goes.
+    if (isDeadMarker(marker)) removeIfExists(marker);
     return;
   }
   try {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runStoreConformance, sampleManifest } from '@orchestra/testing/conformance';
@@ -56,6 +56,23 @@ describe('FileRunStore lease across handles', () => {
       const taken = other.acquire();
       expect(store.leaseHolder()).toEqual(taken.holder);
       taken.release();
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('takes over from a dead holder at once, also when a process killed in the middle of a takeover left its marker', async () => {
+    const { store, cleanup } = fileFixture();
+    try {
+      store.create(sampleManifest(store.runId), undefined);
+      const dead = { pid: deadPid(), host: hostname(), start_time: null, acquired_at: new Date().toISOString() };
+      writeFileSync(join(store.location, RUN_FILES.lock), `${JSON.stringify(dead)}\n`);
+      // The marker of a takeover whose process died right after writing it (a fresh one: no waiting for it to age).
+      writeFileSync(join(store.location, `${RUN_FILES.lock}.takeover`), `${JSON.stringify({ pid: dead.pid, host: dead.host, start_time: null })}\n`);
+      const lease = store.acquire();
+      expect(lease.holder.pid).toBe(process.pid);
+      expect(existsSync(join(store.location, `${RUN_FILES.lock}.takeover`))).toBe(false);
+      lease.release();
     } finally {
       cleanup();
     }
