@@ -1,4 +1,5 @@
-export { RunSupervisor, type AnswerResult, type RunAttachment, type RunQuestion, type RunSupervisorOptions, type RunStanding, type StartRunRequest, type SupervisedRun } from './run-supervisor.js';
+export { RunSupervisor } from './run-supervisor.js';
+export type { AnswerResult, RunAttachment, RunQuestion, RunStanding, RunSupervisorOptions, StartRunRequest, SupervisedRun } from './supervisor-types.js';
 export { guardedSetup, invalidPipeline, plainSetup, type BackendFactory, type BackendRequest, type GuardedSetupOptions, type RunSetup, type RunSetupHook, type RunSetupRequest } from './run-setup.js';
 export { RunRefusal, RunUnreadableError } from './run-refusal.js';
 export { HeldInterviewer, type AnswerRefusal, type PendingQuestion } from './held-interviewer.js';

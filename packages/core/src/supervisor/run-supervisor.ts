@@ -1,11 +1,9 @@
 import { hasErrors } from '../diagnostics/diagnostic.js';
 import { OrchestraError } from '../errors.js';
 import { RunLockedError } from '../engine/store/store-errors.js';
-import type { RunEvent } from '../engine/events.js';
 import type { RunResult } from '../engine/run-result.js';
 import { readPendingQuestions, readRecordedAnswers } from '../engine/store/pending-questions.js';
 import type { RunStore } from '../engine/store/run-store.js';
-import type { Graph } from '../graph/model.js';
 import { recordAnswer } from '../human/park.js';
 import { loadPipeline } from '../pipeline/pipeline-loader.js';
 import type { RunCatalogue, RunListing } from '../run/run-catalogue.js';
@@ -13,106 +11,12 @@ import { RecordedRunOptionsSchema, type RecordedRunOptions } from '../run/record
 import { readRunReport, type RunReport } from '../run/run-report.js';
 import { resumePipeline } from '../runner/resume-pipeline.js';
 import { runPipeline } from '../runner/run-pipeline.js';
-import { launchRun, type ActiveRun, type QuestionPolicy, type RunWork } from './active-run.js';
-import type { PendingQuestion } from './held-interviewer.js';
+import { launchRun, type ActiveRun, type RunWork } from './active-run.js';
+import type { AnswerResult, RunAttachment, RunQuestion, RunStanding, RunSupervisorOptions, StartRunRequest, SupervisedRun } from './supervisor-types.js';
 import { followRecordedEvents } from './recorded-events.js';
 import { RunEventLog } from './run-event-log.js';
 import { RunRefusal, RunUnreadableError } from './run-refusal.js';
 import { invalidPipeline, plainSetup, type RunSetup, type RunSetupHook } from './run-setup.js';
-
-/** Options of a {@link RunSupervisor}. */
-export interface RunSupervisorOptions {
-  /** Where its runs are kept. */
-  catalogue: RunCatalogue;
-  /** Checks and equips each run before it starts or resumes (default: simulated runs get the simulation, nothing else). */
-  setup?: RunSetupHook;
-  /** Where tool commands of new runs run (default: the process's working directory); a resumed run keeps its own. */
-  workdir?: string;
-  /** Passed to the engine (tests use 0). */
-  checkpointIntervalMs?: number;
-  /** What the runs' `questions` notice carries (a web API's JSON shape); default the pending questions as they are. */
-  questionsNotice?: (pending: PendingQuestion[]) => unknown;
-  /** How messages name this supervisor's process ("this server"); default "this process". */
-  self?: string;
-}
-
-/** A run to start. */
-export interface StartRunRequest {
-  /** The pipeline's DOT text. */
-  source: string;
-  /** A name for the pipeline in messages (`name:line:col`), default `pipeline.dot`. */
-  file?: string;
-  /** The pipeline's file, recorded in the manifest (and where files it names are found); absent for text given directly. */
-  sourceFile?: string;
-  /** The pipeline already loaded from `source` (a caller that printed its diagnostics); loaded here otherwise. */
-  graph?: Graph;
-  /** Initial context values. */
-  context?: Record<string, unknown>;
-  /** How the run behaves, recorded in its manifest so a resume continues it the same way. */
-  options?: RecordedRunOptions;
-  /** The run's id in the catalogue (`--logs-dir`); a new one otherwise. */
-  id?: string;
-}
-
-/** How the caller takes part in a run it starts or resumes. */
-export interface RunAttachment {
-  /** Who answers its questions (default `hold`: they wait for {@link RunSupervisor.answer}). */
-  questions?: QuestionPolicy;
-  /** Told about every event. */
-  onEvent?: (event: RunEvent) => void;
-  /** Stops the run at its next safe point when aborted (as {@link RunSupervisor.cancel} does). */
-  signal?: AbortSignal;
-  /** How phased stages without `agent.mode` hold their Discuss phase (default: as the run records it, else direct). */
-  phasedMode?: 'direct' | 'interactive';
-  /** Where a resumed run's tool commands run (default: where it started). */
-  workdir?: string;
-  /**
-   * A resume of a run that has ended: `refuse` it (`ORCH_RUN_ENDED`, the
-   * default), or `report` it as it ended (`alreadyFinished`; one that ended
-   * on a `loop_restart` goes on in the run that continues it), as
-   * `orchestra resume` does.
-   */
-  ended?: 'refuse' | 'report';
-}
-
-/** A run a supervisor drives. */
-export interface SupervisedRun {
-  /** Its id now (a `loop_restart` moves it on to the run that continues it). */
-  readonly id: string;
-  /** Its store now. */
-  readonly store: RunStore;
-  /** Resolves when its process stops: how it ended (rejects with what stopped it, a full disk say). */
-  readonly done: Promise<RunResult>;
-}
-
-/** A question a run waits for: `live` (held by this supervisor: answering continues the run at once) or `parked` (recorded in the run). */
-export interface RunQuestion extends PendingQuestion {
-  source: 'live' | 'parked';
-}
-
-/** Where a run stands: its report, and what the supervisor knows of it. */
-export interface RunStanding {
-  id: string;
-  report: RunReport;
-  /** Driven by this supervisor now. */
-  live: boolean;
-  questions: RunQuestion[];
-  /** What stopped it after it started here (a full disk), if something did. */
-  error?: string;
-}
-
-/** What {@link RunSupervisor.answer} did. */
-export interface AnswerResult {
-  id: string;
-  value: string;
-  /** The chosen option's key and label, for a multiple-choice answer. */
-  key?: string;
-  label?: string;
-  /** The run was parked and goes on now (every question it waits for answered). */
-  resumed: boolean;
-  /** A recorded answer replaced an earlier one. */
-  replaced?: boolean;
-}
 
 function recordedOptions(value: unknown): RecordedRunOptions {
   const parsed = RecordedRunOptionsSchema.safeParse(value ?? {});
