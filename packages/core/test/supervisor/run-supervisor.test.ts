@@ -106,11 +106,23 @@ describe('RunSupervisor', () => {
   it('a caller that asks the questions itself gets them; one that parks parks', async () => {
     const { runs } = supervisor();
     const asked: string[] = [];
-    const asking = await runs.start({ source: fixture('human-gate.dot'), ...simulated }, { questions: { ask: async (q) => (asked.push(q.stage), { value: 'F', selectedOption: { key: 'F', label: 'Fix' } }) } });
-    // Fix loops back to the gate: answer Fix once, then the loop is broken by parking.
-    await expect.poll(() => asked.length).toBeGreaterThan(1);
-    await runs.cancel(asking.id);
-    expect(asked.slice(0, 2)).toEqual(['review_gate', 'review_gate']);
+    const choices = [{ key: 'F', label: 'Fix' }, { key: 'A', label: 'Approve' }];
+    const asking = await runs.start(
+      { source: fixture('human-gate.dot'), ...simulated },
+      {
+        questions: {
+          ask: async (q) => {
+            asked.push(q.stage);
+            const choice = choices[asked.length - 1] ?? { key: 'A', label: 'Approve' };
+            return { value: choice.key, selectedOption: choice };
+          },
+        },
+      },
+    );
+    // Fix goes back to the gate, which is asked again; Approve ships it.
+    expect((await asking.done).completedNodes).toEqual(['start', 'review_gate', 'fixes', 'review_gate', 'ship_it', 'exit']);
+    expect(asked).toEqual(['review_gate', 'review_gate']);
+    expect(await runs.questions(asking.id)).toEqual([]);
     const parking = await runs.start({ source: fixture('human-gate.dot'), ...simulated }, { questions: 'park' });
     expect(await parking.done).toMatchObject({ status: 'parked' });
   });
