@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { runCli } from './program.js';
 
 // A reader that goes away (`orchestra ... | head`) is not an error worth a stack trace.
@@ -9,4 +8,7 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-process.exitCode = await runCli(process.argv.slice(2));
+// No top-level await: the build bundles this file as CommonJS (scripts/build-cli.mjs).
+void runCli(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -4,9 +4,21 @@ import { processIO, type CliIO } from './io.js';
 import { CLI_VERSION } from './version.js';
 
 import type { ResumeCommandFlags, RunCommandFlags } from './commands/run.js';
+import { commandModules } from './command-modules.js';
 import { colourEnabled } from './render/colour.js';
 
-// Commands are imported when they run, so `validate` never loads the engine (start-up time).
+// Commands are imported when they run, so `validate` never loads the engine (start-up time):
+// `validate` from this bundle, the others through commandModules.
+
+/**
+ * How `run` and `resume` show progress: live on a terminal (not in CI), in
+ * colour when stdout takes it. Asked only by them: touching `process.stdout`
+ * or `process.stderr` sets up a stream (for a pipe, node's net and stream
+ * modules), which `validate` does without.
+ */
+function terminal(): { live: boolean; colour: boolean } {
+  return { live: process.stderr.isTTY === true && !process.env.CI, colour: colourEnabled(process.stdout) };
+}
 
 /**
  * Runs the `orchestra` command line with `argv` (without the node and script
@@ -32,8 +44,6 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
       exitCode = await (await import('./commands/validate.js')).validateCommand(files, options, io);
     });
 
-  const live = process.stderr.isTTY === true && !process.env.CI;
-  const colour = colourEnabled(process.stdout);
   program
     .command('render')
     .description('draw a pipeline as SVG (no Graphviz install needed), with a run\'s node states if --run is given')
@@ -41,7 +51,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('-o, --output <file.svg>', 'write the SVG there instead of to stdout')
     .option('--run <logs-dir>', 'colour the nodes by their state in this run')
     .action(async (file: string, options: { output?: string; run?: string }) => {
-      exitCode = await (await import('./commands/render.js')).renderCommand(file, options, io);
+      exitCode = await (await commandModules.render()).renderCommand(file, options, io);
     });
 
   program
@@ -51,7 +61,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--force', 'overwrite pipeline.dot, orchestra.yaml and test/pipeline.test.ts if they exist')
     .option('--core <spec>', 'the @orchestra/core dependency for package.json, replacing one there (default: the copy this orchestra carries, put in vendor/), e.g. file:/path/to/orchestra-core-0.1.0.tgz')
     .action(async (dir: string | undefined, options: { force?: boolean; core?: string }) => {
-      exitCode = await (await import('./commands/init.js')).initCommand(dir, options, io);
+      exitCode = await (await commandModules.init()).initCommand(dir, options, io);
     });
 
   program
@@ -73,7 +83,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('-i, --interactive', 'phased LLM stages without agent.mode discuss with you (default when stdin and stdout are terminals)')
     .option('-I, --no-interactive', 'phased LLM stages without agent.mode discuss on their own')
     .action(async (file: string, options: RunCommandFlags & { set: string[] }) => {
-      exitCode = await (await import('./commands/run.js')).runCommand(file, { ...options, live, colour }, io);
+      exitCode = await (await commandModules.run()).runCommand(file, { ...options, ...terminal() }, io);
     });
 
   program
@@ -93,7 +103,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('-i, --interactive', 'phased LLM stages without agent.mode discuss with you (default: as the run started)')
     .option('-I, --no-interactive', 'phased LLM stages without agent.mode discuss on their own')
     .action(async (logsDir: string, options: ResumeCommandFlags) => {
-      exitCode = await (await import('./commands/run.js')).resumeCommand(logsDir, { ...options, live, colour }, io);
+      exitCode = await (await commandModules.run()).resumeCommand(logsDir, { ...options, ...terminal() }, io);
     });
 
   program
@@ -104,7 +114,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--question <id>', 'which pending question (when several are pending)')
     .option('--replace', 'replace an answer already recorded for the question')
     .action(async (logsDir: string, answer: string, options: { question?: string; replace?: boolean }) => {
-      exitCode = await (await import('./commands/answer.js')).answerCommand(logsDir, answer, options, io);
+      exitCode = await (await commandModules.answer()).answerCommand(logsDir, answer, options, io);
     });
 
   program
@@ -116,7 +126,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--backend <kind>', 'as for run')
     .option('--offline', 'do not contact the endpoints')
     .action(async (file: string | undefined, options: { model?: string; baseUrl?: string; backend?: string; offline?: boolean }) => {
-      exitCode = await (await import('./commands/doctor.js')).doctorCommand(file, options, io);
+      exitCode = await (await commandModules.doctor()).doctorCommand(file, options, io);
     });
 
   program
@@ -125,7 +135,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .argument('<logs-dir>', 'the run directory')
     .option('--json', 'print the status as one JSON object')
     .action(async (logsDir: string, options: { json?: boolean }) => {
-      exitCode = await (await import('./commands/status.js')).statusCommand(logsDir, options, io);
+      exitCode = await (await commandModules.status()).statusCommand(logsDir, options, io);
     });
 
   program
@@ -144,7 +154,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--base-url <url>', 'OpenAI-compatible endpoint for the runs')
     .option('--backend <kind>', 'LLM stage backend for the runs: chat, agent or cli')
     .action(async (options: import('./commands/serve.js').ServeFlags) => {
-      exitCode = await (await import('./commands/serve.js')).serveCommand(options, io);
+      exitCode = await (await commandModules.serve()).serveCommand(options, io);
     });
 
   program
@@ -160,7 +170,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--base-url <url>', 'OpenAI-compatible endpoint for the session agent and the runs')
     .option('--backend <kind>', 'LLM stage backend for the runs: chat, agent or cli (agent and cli need --allow-tools)')
     .action(async (options: import('./commands/chat.js').ChatFlags) => {
-      exitCode = await (await import('./commands/chat.js')).chatCommand(options, io);
+      exitCode = await (await commandModules.chat()).chatCommand(options, io);
     });
 
   program
@@ -173,7 +183,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--base-url <url>', 'OpenAI-compatible endpoint for the runs')
     .option('--backend <kind>', 'LLM stage backend for the runs: chat, agent or cli (agent and cli need --allow-tools)')
     .action(async (options: import('./commands/mcp.js').McpFlags) => {
-      exitCode = await (await import('./commands/mcp.js')).mcpCommand(options, io);
+      exitCode = await (await commandModules.mcp()).mcpCommand(options, io);
     });
 
   if (argv.length === 0) {
