@@ -1,35 +1,19 @@
-// Bundles the CLI (packages/cli/dist/orchestra.mjs plus lazily loaded chunks) so the
-// command starts in tens of milliseconds instead of compiling TypeScript at
-// every start, then the web page of `orchestra serve` (packages/server/web/ ->
-// packages/server/web-dist/, copied to packages/cli/dist/web/), then the
-// libraries `orchestra init` puts in a new project (packages/cli/dist/libraries/,
-// scripts/carry-libraries.mjs). Runs after install and before the tests;
-// `pnpm build` by hand.
+// Bundles the CLI (packages/cli/dist/: the start-up bundle and its code cache, the other
+// commands as lazily loaded ES modules; scripts/build-cli.mjs) so the command starts in
+// tens of milliseconds instead of compiling TypeScript at every start, then the web page
+// of `orchestra serve` (packages/server/web/ -> packages/server/web-dist/, copied to
+// packages/cli/dist/web/), then the libraries `orchestra init` puts in a new project
+// (packages/cli/dist/libraries/, scripts/carry-libraries.mjs). Runs after install and
+// before the tests; `pnpm build` by hand.
 import { build } from 'esbuild';
 import { copyFileSync, cpSync, mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { buildCli } from './build-cli.mjs';
 import { carryLibraries } from './carry-libraries.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const started = performance.now();
-rmSync(`${root}packages/cli/dist`, { recursive: true, force: true }); // no stale chunks
-await build({
-  entryPoints: [`${root}packages/cli/src/bin.ts`],
-  // Split at the CLI's lazy command imports: `validate` loads the loader, not the engine.
-  outdir: `${root}packages/cli/dist`,
-  entryNames: 'orchestra',
-  chunkNames: 'chunks/[name]-[hash]',
-  outExtension: { '.js': '.mjs' },
-  splitting: true,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: true,
-  logLevel: 'warning',
-  // Bundled CommonJS dependencies (commander) call require(); give them one.
-  banner: { js: "import { createRequire as __orchestraRequire } from 'node:module'; const require = __orchestraRequire(import.meta.url);" },
-});
+await buildCli();
 console.log(`built packages/cli/dist/ in ${Math.round(performance.now() - started)} ms`);
 
 // The web page: preact TSX bundled into one script (no request leaves the page but to its server).

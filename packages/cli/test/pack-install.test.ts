@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixturePath } from '@orchestra/testing';
@@ -42,21 +43,10 @@ function workspaceCopy(name: string, dependency: string): string {
   return realpathSync(join(ROOT, 'packages', name, 'node_modules', dependency));
 }
 
-/** Newest modification time of the files under `dir`. */
-function newest(dir: string): number {
-  let time = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) time = Math.max(time, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return time;
-}
-
-/** Whether the CLI bundle is newer than every source it holds (as bin/orchestra.js decides). */
+/** Whether the CLI bundle is up to date for every command, as bin/orchestra.js decides (by the build's stamp). */
 function bundleIsFresh(): boolean {
-  const bundle = join(ROOT, 'packages/cli/dist/orchestra.mjs');
-  if (!existsSync(bundle)) return false;
-  const built = statSync(bundle).mtimeMs;
-  return ['cli', 'core', 'llm', 'server'].every((name) => newest(join(ROOT, 'packages', name, 'src')) <= built);
+  const launcher = createRequire(import.meta.url)('../bin/orchestra.js') as { staleReason: (cliDir: string, argv: readonly string[]) => string | undefined };
+  return launcher.staleReason(join(ROOT, 'packages/cli'), ['run']) === undefined;
 }
 
 /**
@@ -252,7 +242,7 @@ describe('installable packages', () => {
     expect(output).toContain('success: 5 nodes run');
     expect(output).toMatch(/Tests\s+3 passed \(3\)/);
     // orchestra's packages came from the tarballs init put in vendor/, copied in (not linked anywhere).
-    expect(realpathSync(join(project, 'node_modules/.bin/orchestra'))).toBe(join(project, 'node_modules/@orchestra/cli/dist/orchestra.mjs'));
+    expect(realpathSync(join(project, 'node_modules/.bin/orchestra'))).toBe(join(project, 'node_modules/@orchestra/cli/dist/orchestra.cjs'));
     expect(lstatSync(join(project, 'node_modules/@orchestra/core')).isSymbolicLink()).toBe(false);
     const validated = spawnSync('npm', ['run', '--silent', 'validate'], { cwd: project, env, encoding: 'utf8' });
     expect(validated.stdout).toBe('pipeline.dot: valid (0 warnings)\n');

@@ -1,43 +1,99 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
+import { ROOT, modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
 
-/** `validate` and `run --simulate` never load LangChain; a run with a model does. */
+/**
+ * What each command loads at start. The record is V8's own coverage report
+ * (NODE_V8_COVERAGE): every script the process compiled, CommonJS, ES
+ * modules and the code-cached start-up bundle alike. For a file of the
+ * bundle (packages/cli/dist/) the sources are the modules it holds, from the
+ * path comments esbuild puts before each; for the TypeScript sources (the
+ * launcher falls back to them when they are newer than the bundle) the files
+ * themselves.
+ */
 
-const recorder = fileURLToPath(new URL('./support/record-loads.mjs', import.meta.url));
+/** A command's exit code, the files it ran (relative to the repository root, with /) and the sources in them. */
+interface Loaded {
+  code: number | null;
+  files: string[];
+  sources: string[];
+}
 
-/** The files of the modules an orchestra command loaded, and whether any holds LangChain's OpenAI client. */
-async function loadsOf(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; langchain: boolean; files: string[] }> {
-  const list = join(tempDir(), 'loads.txt');
-  const result = await runOrchestra(args, { env: modelFreeEnv({ NODE_OPTIONS: `--import=${recorder}`, ORCHESTRA_TEST_LOADS: list, ...env }) });
-  const files = readFileSync(list, 'utf8')
-    .split('\n')
-    .filter((u) => u.startsWith('file:'))
-    .map((u) => fileURLToPath(u));
-  const langchain = files.some((f) => /@langchain[\\/]openai/.test(f) || (/[\\/]packages[\\/]cli[\\/]dist[\\/]/.test(f) && readFileSync(f, 'utf8').includes('class ChatOpenAI')));
-  return { code: result.code, langchain, files };
+const DIST = `packages${sep}cli${sep}dist${sep}`;
+
+function posix(path: string): string {
+  return path.split(sep).join('/');
+}
+
+/** The modules a file of the bundle holds (esbuild's `// path` lines), or the file itself. */
+function sourcesIn(file: string): string[] {
+  if (!relative(ROOT, file).startsWith(DIST)) return [posix(relative(ROOT, file))];
+  return [...readFileSync(file, 'utf8').matchAll(/^\/\/ ((?:packages|node_modules)\/\S+\.[cm]?[jt]sx?)$/gm)].map((m) => m[1] as string);
+}
+
+async function loadsOf(args: string[], env: Record<string, string> = {}): Promise<Loaded> {
+  const coverage = tempDir();
+  const result = await runOrchestra(args, { env: modelFreeEnv({ NODE_V8_COVERAGE: coverage, ...env }) });
+  const urls = readdirSync(coverage).flatMap((f) => (JSON.parse(readFileSync(join(coverage, f), 'utf8')) as { result: { url: string }[] }).result.map((s) => s.url));
+  const files = [...new Set(urls.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u)))];
+  return { code: result.code, files: files.map((f) => posix(relative(ROOT, f))), sources: [...new Set(files.flatMap(sourcesIn))] };
+}
+
+/** The package a source belongs to: `hono`, `@langchain/openai`, or a workspace directory such as `packages/core/src/engine`. */
+function packageOf(source: string): string {
+  const dependency = /.*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source);
+  if (dependency) return dependency[1] as string;
+  return source.split('/').slice(0, 4).join('/');
+}
+
+/** What `validate` and `run --simulate` must not load: the LLM layer, the server, Graphviz, the MCP SDK. */
+const HEAVY = ['@langchain/core', '@langchain/openai', 'openai', 'hono', '@hono/node-server', '@viz-js/viz', '@modelcontextprotocol/sdk', 'packages/llm/src', 'packages/server/src', 'packages/chat/src'];
+
+function heavyIn(r: Loaded): string[] {
+  return [...new Set(r.sources.map(packageOf))].filter((p) => HEAVY.includes(p));
 }
 
 describe('start-up: what each command loads', () => {
-  it('validate loads no LangChain', async () => {
+  it('validate runs the loader and nothing heavy: no engine, zod, LLM layer, server, Graphviz or MCP SDK', async () => {
     const r = await loadsOf(['validate', 'fixtures/plan-implement-review.dot']);
     expect(r.code).toBe(0);
-    expect(r.files.length).toBeGreaterThan(1);
-    expect(r.langchain).toBe(false);
+    // The record sees into the bundle: the loader is there.
+    expect(r.sources).toContain('packages/core/src/loader.ts');
+    expect(heavyIn(r)).toEqual([]);
+    const packages = new Set(r.sources.map(packageOf));
+    expect(packages.has('zod')).toBe(false);
+    expect(packages.has('packages/core/src/engine')).toBe(false);
   });
 
-  it('run --simulate loads no LangChain', async () => {
+  it('validate from the bundle runs only the CommonJS start-up bundle: no ES module, no other command', async () => {
+    const r = await loadsOf(['validate', 'fixtures/simple.dot']);
+    expect(r.code).toBe(0);
+    expect(r.files, 'the launcher ran the sources, not the bundle: rebuild (node scripts/build.mjs)').toContain('packages/cli/dist/cli.cjs');
+    // command-modules.cjs is the other commands' import()s, required by the bundle; it imports none of them.
+    expect(r.files.sort()).toEqual(['packages/cli/bin/orchestra.js', 'packages/cli/dist/cli.cjs', 'packages/cli/dist/command-modules.cjs', 'packages/cli/dist/orchestra.cjs']);
+  });
+
+  it('run --simulate loads the engine but not the LLM layer, server, Graphviz or MCP SDK', async () => {
     const r = await loadsOf(['run', 'fixtures/plan-implement-review.dot', '--simulate', '--quiet', '--logs-dir', join(tempDir(), 'run')]);
     expect(r.code).toBe(0);
-    expect(r.langchain).toBe(false);
+    expect(r.sources.map(packageOf)).toContain('packages/core/src/engine');
+    expect(heavyIn(r)).toEqual([]);
   });
 
-  it('a run with a model loads it (the check can see LangChain when it is there)', async () => {
+  it('a run with a model loads LangChain (the check can see it when it is there)', async () => {
     // No server: the run is refused before any call, but only after the model backend was built.
     const r = await loadsOf(['run', 'fixtures/plan-implement-review.dot', '--model', 'm', '--quiet', '--logs-dir', join(tempDir(), 'run')]);
     expect(r.code).toBe(2);
-    expect(r.langchain).toBe(true);
+    expect(heavyIn(r)).toContain('@langchain/openai');
+  });
+
+  it('render loads Graphviz (the check can see it) and nothing of the LLM layer or the MCP SDK', async () => {
+    const r = await loadsOf(['render', 'fixtures/simple.dot', '-o', join(tempDir(), 'simple.svg')]);
+    expect(r.code).toBe(0);
+    // Hono comes too: esbuild puts @orchestra/server's HTTP modules in the chunk of its pictures.
+    expect(heavyIn(r)).toContain('@viz-js/viz');
+    expect(heavyIn(r).filter((p) => !['@viz-js/viz', 'hono', '@hono/node-server', 'packages/server/src'].includes(p))).toEqual([]);
   });
 });
