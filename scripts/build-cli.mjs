@@ -50,6 +50,23 @@ const commandModulesAsFile = {
   },
 };
 
+/**
+ * commander requires node:child_process as it loads, for subcommands that are
+ * programs of their own (orchestra has none); loading it (with net, dgram and
+ * streams) is a measurable part of starting. In the start-up bundle commander
+ * gets a stand-in that requires it on first use.
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) => (/[\\/]commander[\\/]/.test(args.importer) ? { path: 'node:child_process', namespace: 'lazy-builtin' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `module.exports = new Proxy({}, { get: (_target, key) => require(${JSON.stringify(args.path)})[key] });`,
+      loader: 'js',
+    }));
+  },
+};
+
 /** The ES-module commands: every file of src/commands but validate, split into shared chunks. */
 function commandEntries() {
   return Object.fromEntries(
@@ -132,7 +149,7 @@ export async function buildCli() {
       outfile: `${dist}/cli.cjs`,
       format: 'cjs',
       banner: { js: `${BUILD_ID_PREFIX}${PLACEHOLDER}` },
-      plugins: [commandModulesAsFile],
+      plugins: [commandModulesAsFile, lazyChildProcess],
     }),
     build({ ...common, ...cjsChecks, entryPoints: [`${cli}/src/command-modules.ts`], outfile: `${dist}/command-modules.cjs`, format: 'cjs', plugins: [commandsAsModules] }),
     build({

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ExitCode } from './exit-codes.js';
-import { processIO, type CliIO } from './io.js';
+import { directProcessIO, guardStandardStreams, processIO, type CliIO } from './io.js';
 import { CLI_VERSION } from './version.js';
 
 import type { ResumeCommandFlags, RunCommandFlags } from './commands/run.js';
@@ -33,7 +33,11 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--debug', 'print stack traces of unexpected errors')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .showHelpAfterError('(run `orchestra --help` for usage)');
+    .showHelpAfterError('(run `orchestra --help` for usage)')
+    // validate writes through its io only (directly, see below); the other commands' code may also write to process.stdout or process.stderr.
+    .hook('preAction', (_program, command) => {
+      if (io === processIO && command.name() !== 'validate') guardStandardStreams();
+    });
 
   program
     .command('validate')
@@ -41,7 +45,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .argument('<files...>', 'pipeline .dot files')
     .option('--json', 'print the diagnostics of every file as one JSON array')
     .action(async (files: string[], options: { json?: boolean }) => {
-      exitCode = await (await import('./commands/validate.js')).validateCommand(files, options, io);
+      exitCode = await (await import('./commands/validate.js')).validateCommand(files, options, io === processIO ? directProcessIO() : io);
     });
 
   program

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +41,17 @@ async function loadsOf(args: string[], env: Record<string, string> = {}): Promis
   return { code: result.code, files: files.map((f) => posix(relative(ROOT, f))), sources: [...new Set(files.flatMap(sourcesIn))] };
 }
 
+/** The built-in modules of node that `orchestra <args>` loaded (`process.moduleLoadList` at exit, from a preloaded script). */
+async function builtinsOf(args: string[]): Promise<{ code: number | null; stdout: string; builtins: string[] }> {
+  const dir = tempDir();
+  const preload = join(dir, 'builtins.cjs');
+  const list = join(dir, 'builtins.txt');
+  writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
+  const result = await runOrchestra(args, { env: modelFreeEnv({ NODE_OPTIONS: `--require=${preload}` }) });
+  const builtins = readFileSync(list, 'utf8').split('\n').filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
+  return { code: result.code, stdout: result.stdout, builtins };
+}
+
 /** The package a source belongs to: `hono`, `@langchain/openai`, or a workspace directory such as `packages/core/src/engine`. */
 function packageOf(source: string): string {
   const dependency = /.*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source);
@@ -73,6 +84,20 @@ describe('start-up: what each command loads', () => {
     expect(r.files, 'the launcher ran the sources, not the bundle: rebuild (node scripts/build.mjs)').toContain('packages/cli/dist/cli.cjs');
     // command-modules.cjs is the other commands' import()s, required by the bundle; it imports none of them.
     expect(r.files.sort()).toEqual(['packages/cli/bin/orchestra.js', 'packages/cli/dist/cli.cjs', 'packages/cli/dist/command-modules.cjs', 'packages/cli/dist/orchestra.cjs']);
+  });
+
+  it('validate sets up no stream for its output and no child process support: node loads neither net nor child_process', async () => {
+    const r = await builtinsOf(['validate', 'fixtures/simple.dot']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('fixtures/simple.dot: valid (0 warnings)\n');
+    expect(r.builtins).toContain('fs'); // the list is there
+    expect(r.builtins.filter((m) => ['net', 'stream', 'child_process', 'tty'].includes(m))).toEqual([]);
+  });
+
+  it('a command that runs a pipeline sets them up (the check sees them when they are there)', async () => {
+    const r = await builtinsOf(['run', 'fixtures/simple.dot', '--simulate', '--quiet', '--logs-dir', join(tempDir(), 'run')]);
+    expect(r.code).toBe(0);
+    expect(r.builtins).toContain('net');
   });
 
   it('run --simulate loads the engine but not the LLM layer, server, Graphviz or MCP SDK', async () => {

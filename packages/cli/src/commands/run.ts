@@ -104,7 +104,7 @@ async function interviewerFor(flags: RunFlags, answered: number, defaults: Askin
   }
   if (defaults.autoApprove) return { questions: new AutoApproveInterviewer(), close: () => {} };
   // Questions go to stderr: stdout carries the stage lines (or JSON events with --json).
-  const console = new ConsoleInterviewer({ input: inputOf(io), output: stderrStreamOf(io), ...(defaults.timeoutMs !== undefined ? { defaultTimeoutMs: defaults.timeoutMs } : {}) });
+  const console = new ConsoleInterviewer({ input: inputOf(io), output: await stderrStreamOf(io), ...(defaults.timeoutMs !== undefined ? { defaultTimeoutMs: defaults.timeoutMs } : {}) });
   return { questions: console, console, close: () => console.close() };
 }
 
