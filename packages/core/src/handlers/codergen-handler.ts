@@ -26,8 +26,10 @@ export function createCodergenHandler(backend: CodergenBackend): Handler {
   return {
     async execute(input) {
       const { node, graph, context, stage, signal } = input;
-      // A supervisor (a manager loop) may have left an instruction for this stage.
-      const steer = (await stage.read(STEER_FILE))?.trim();
+      // A supervisor (a manager loop) may have left an instruction for this stage: only in one that was
+      // there before this attempt (left before the stage started, or during an earlier attempt). A stage
+      // this attempt opened new holds nothing yet, and not asking spares a failed read per stage.
+      const steer = stage.reused || input.attempt > 1 ? (await stage.read(STEER_FILE))?.trim() : undefined;
       const composed = composeStagePrompt(node, graph, context);
       const prompt = steer ? `${composed}\n\n## Instruction from the supervisor\n\n${steer}` : composed;
       await stage.write('prompt.md', prompt);
