@@ -1,11 +1,16 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-/** The CLI launcher and its bundle, relative to a checkout's root. */
+/** The CLI launcher, relative to a checkout's root. */
 export const CLI_BIN = 'packages/cli/bin/orchestra.js';
-export const CLI_BUNDLE = 'packages/cli/dist/orchestra.mjs';
-/** The source directories the launcher compares with the bundle. */
-const SOURCE_DIRS = ['packages/cli/src', 'packages/core/src', 'packages/llm/src'];
+/** The bundle files whose running shows that the launcher took the bundle: the start-up bundle, or an older build's ES-module bundle. */
+export const CLI_BUNDLES = ['packages/cli/dist/cli.cjs', 'packages/cli/dist/orchestra.mjs'];
+
+/** What a launcher that reads the build's stamp exports (bin/orchestra.js). */
+interface StampLauncher {
+  staleReason: (cliDir: string, argv: readonly string[]) => string | undefined;
+}
 
 function newest(dir: string): { mtimeMs: number; file: string } {
   let best = { mtimeMs: 0, file: '' };
@@ -17,19 +22,26 @@ function newest(dir: string): { mtimeMs: number; file: string } {
   return best;
 }
 
-/**
- * Why the launcher of the checkout at `root` would not run its bundle (it
- * falls back to compiling the TypeScript sources with tsx, which is slower by
- * far): the bundle is missing, or a source file is newer. `undefined` when
- * the bundle is fresh. Mirrors the launcher's own check.
- */
-export function staleBundle(root: string): string | undefined {
-  const bundle = join(root, CLI_BUNDLE);
+/** The check of launchers from before the stamp (a previous version's checkout): the bundle newer than every source. */
+function staleByNewestSource(root: string): string | undefined {
+  const bundle = join(root, 'packages/cli/dist/orchestra.mjs');
   if (!existsSync(bundle)) return `${bundle} does not exist`;
   const built = statSync(bundle).mtimeMs;
-  for (const dir of SOURCE_DIRS.map((d) => join(root, d)).filter((d) => existsSync(d))) {
+  for (const dir of ['cli', 'core', 'llm'].map((d) => join(root, 'packages', d, 'src')).filter((d) => existsSync(d))) {
     const latest = newest(dir);
     if (latest.mtimeMs > built) return `${latest.file} is newer than ${bundle}`;
   }
   return undefined;
+}
+
+/**
+ * Why the launcher of the checkout at `root` would not run its bundle for
+ * every command (it falls back to compiling the TypeScript sources with tsx,
+ * which is slower by far), or `undefined` when the bundle is up to date. Asks
+ * the launcher itself when it reads the build's stamp (dist/stamp/).
+ */
+export function staleBundle(root: string): string | undefined {
+  if (!existsSync(join(root, 'packages/cli/dist/stamp'))) return staleByNewestSource(root);
+  const launcher = createRequire(import.meta.url)(join(root, CLI_BIN)) as StampLauncher;
+  return launcher.staleReason(join(root, 'packages/cli'), ['run']);
 }

@@ -8,7 +8,7 @@ import { summarize, type Stats } from './measure.js';
 import { spawnTimed, type SpawnResult } from './spawn-timed.js';
 
 /** The pipelines the start-up benchmark runs, relative to the repository root. */
-export const STARTUP_FIXTURES = { branching: 'fixtures/branching.dot', model: 'fixtures/plan-implement-review.dot' } as const;
+export const STARTUP_FIXTURES = { validate: 'fixtures/simple.dot', branching: 'fixtures/branching.dot', model: 'fixtures/plan-implement-review.dot' } as const;
 /** LLM stages of {@link STARTUP_FIXTURES}.model: chat completions one run with a model makes. */
 export const MODEL_RUN_REQUESTS = 3;
 
@@ -30,6 +30,12 @@ export interface StartupOptions {
   runs: number;
   /** Untimed rounds first (they warm the file cache). */
   warmupRuns: number;
+  /**
+   * A NODE_EXTRA_CA_CERTS to time `node -e 0` and `validate` with as well (node
+   * parses those certificates at every start, which raises the floor a lot):
+   * the other commands run with only PATH and HOME.
+   */
+  extraCaCerts?: string;
   progress?: (line: string) => void;
 }
 
@@ -55,6 +61,9 @@ export interface StartupResult {
     /** `node -e 0`: the floor of any node command. */
     nodeBare: Stats;
     validate: Stats;
+    /** The same two with this shell's NODE_EXTRA_CA_CERTS (node reads those certificates at every start), when it is set. */
+    nodeBareCerts?: Stats;
+    validateCerts?: Stats;
     simulate: Stats;
     /** `run --model`: spawn → the server receives the first chat completion. */
     modelFirstRequest: Stats;
@@ -65,12 +74,16 @@ export interface StartupResult {
   };
   /** New / old, medians and minimums. */
   ratios?: { validate: { median: number; min: number }; simulate: { median: number; min: number } };
+  /** `validate` / `node -e 0`, medians and minimums (and with NODE_EXTRA_CA_CERTS, when set). */
+  overFloor: { validate: { median: number; min: number }; validateCerts?: { median: number; min: number } };
+  /** The NODE_EXTRA_CA_CERTS of the `…Certs` commands, or null. */
+  extraCaCerts: string | null;
   loads: { validate: LoadSummary; simulate: LoadSummary; model: LoadSummary; baseValidate?: LoadSummary; baseSimulate?: LoadSummary };
 }
 
 /** One command of the benchmark. */
 interface Command {
-  key: 'nodeBare' | 'validate' | 'simulate' | 'model' | 'baseValidate' | 'baseSimulate';
+  key: 'nodeBare' | 'validate' | 'nodeBareCerts' | 'validateCerts' | 'simulate' | 'model' | 'baseValidate' | 'baseSimulate';
   /** Runs it once (optionally with extra node options and environment); returns ms and, for a model run, ms to the first request. */
   run: (nodeArgs?: string[], env?: Record<string, string>) => Promise<{ ms: number; firstRequestMs?: number }>;
 }
@@ -96,8 +109,8 @@ function commandsFor(root: string, scratch: string, home: string, server: Script
     {
       key: base ? 'baseValidate' : 'validate',
       run: async (nodeArgs, extra) => {
-        const r = await cli(['validate', STARTUP_FIXTURES.branching], nodeArgs, extra);
-        check(r, `${bin} validate ${STARTUP_FIXTURES.branching}`, (x) => /: valid/.test(x.stdout));
+        const r = await cli(['validate', STARTUP_FIXTURES.validate], nodeArgs, extra);
+        check(r, `${bin} validate ${STARTUP_FIXTURES.validate}`, (x) => /: valid/.test(x.stdout));
         return { ms: r.ms };
       },
     },
@@ -149,9 +162,9 @@ function summarizeLoads(loaded: LoadedModules, root: string): LoadSummary {
 async function recordLoads(commands: readonly Command[], recorder: LoadRecorder, roots: { root: string; baseRoot?: string }): Promise<StartupResult['loads']> {
   const loads: Partial<Record<Command['key'], LoadSummary>> = {};
   for (const command of commands) {
-    if (command.key === 'nodeBare') continue;
+    if (command.key === 'nodeBare' || command.key === 'nodeBareCerts' || command.key === 'validateCerts') continue;
     const env = recorder.env();
-    await command.run(recorder.nodeArgs(), env);
+    await command.run([], env);
     const summary = summarizeLoads(recorder.read(env), command.key.startsWith('base') ? (roots.baseRoot as string) : roots.root);
     if (!summary.bundle) throw new StartupCheckError(`${command.key}: the launcher ran the TypeScript sources, not the bundle (rebuild with node scripts/build.mjs)`);
     if (command.key === 'model' && !summary.langchain) throw new StartupCheckError('the run with a model loaded no file holding ChatOpenAI: the load check cannot see LangChain, so it proves nothing');
@@ -169,7 +182,7 @@ async function recordLoads(commands: readonly Command[], recorder: LoadRecorder,
  * command fails or the bundle is stale.
  */
 export async function runStartupBenchmark(options: StartupOptions): Promise<StartupResult> {
-  const { root, baseRoot, runs, warmupRuns } = options;
+  const { root, baseRoot, runs, warmupRuns, extraCaCerts } = options;
   for (const checkout of [root, ...(baseRoot ? [baseRoot] : [])]) {
     const stale = staleBundle(checkout);
     if (stale) throw new StartupCheckError(`the CLI bundle is stale (${stale}): the launcher would compile the sources; run node scripts/build.mjs in ${checkout}`);
@@ -186,21 +199,25 @@ export async function runStartupBenchmark(options: StartupOptions): Promise<Star
   const recorder = new LoadRecorder();
   try {
     mkdirSync(home);
-    const nodeBare: Command = {
-      key: 'nodeBare',
+    const nodeBare = (key: 'nodeBare' | 'nodeBareCerts', extra: Record<string, string>): Command => ({
+      key,
       run: async () => {
-        const r = await spawnTimed(['-e', '0'], { cwd: root, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home } });
+        const r = await spawnTimed(['-e', '0'], { cwd: root, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, ...extra } });
         check(r, 'node -e 0');
         return { ms: r.ms };
       },
-    };
+    });
+    const ours = commandsFor(root, scratch, home, server, firstRequest, true, false);
+    const ownValidate = ours.find((c) => c.key === 'validate') as Command;
+    const certs = extraCaCerts ? { NODE_EXTRA_CA_CERTS: extraCaCerts } : undefined;
     const commands = [
-      nodeBare,
-      ...commandsFor(root, scratch, home, server, firstRequest, true, false),
+      nodeBare('nodeBare', {}),
+      ...ours,
+      ...(certs ? [nodeBare('nodeBareCerts', certs), { key: 'validateCerts' as const, run: () => ownValidate.run([], certs) }] : []),
       ...(baseRoot ? commandsFor(baseRoot, scratch, home, server, firstRequest, false, true) : []),
     ];
-    // Pairs run next to each other: node, validate new/old, simulate new/old, model.
-    const order = ['nodeBare', 'validate', 'baseValidate', 'simulate', 'baseSimulate', 'model'].flatMap((key) => commands.filter((c) => c.key === key));
+    // Pairs run next to each other: node and validate (each environment), validate new/old, simulate new/old, model.
+    const order = ['nodeBare', 'validate', 'nodeBareCerts', 'validateCerts', 'baseValidate', 'simulate', 'baseSimulate', 'model'].flatMap((key) => commands.filter((c) => c.key === key));
     const samples = new Map<string, number[]>();
     const push = (key: string, value: number) => samples.set(key, [...(samples.get(key) ?? []), value]);
     for (let round = 0; round < warmupRuns + runs; round++) {
@@ -224,6 +241,7 @@ export async function runStartupBenchmark(options: StartupOptions): Promise<Star
     const times: StartupResult['times'] = {
       nodeBare: stats('nodeBare'),
       validate: stats('validate'),
+      ...(certs ? { nodeBareCerts: stats('nodeBareCerts'), validateCerts: stats('validateCerts') } : {}),
       simulate: stats('simulate'),
       modelFirstRequest: stats('modelFirstRequest'),
       modelTotal: stats('modelTotal'),
@@ -236,6 +254,11 @@ export async function runStartupBenchmark(options: StartupOptions): Promise<Star
       baseRoot: baseRoot ?? null,
       times,
       ...(times.baseValidate && times.baseSimulate ? { ratios: { validate: ratio(times.validate, times.baseValidate), simulate: ratio(times.simulate, times.baseSimulate) } } : {}),
+      overFloor: {
+        validate: ratio(times.validate, times.nodeBare),
+        ...(times.validateCerts && times.nodeBareCerts ? { validateCerts: ratio(times.validateCerts, times.nodeBareCerts) } : {}),
+      },
+      extraCaCerts: extraCaCerts ?? null,
       loads,
     };
   } finally {
