@@ -79,7 +79,7 @@ function printTable(r: StartupResult, load: { before: number; after: number }, b
     console.log(`    new / old: validate ×${r.ratios.validate.median.toFixed(2)} (mins ×${r.ratios.validate.min.toFixed(2)}), run --simulate ×${r.ratios.simulate.median.toFixed(2)} (mins ×${r.ratios.simulate.min.toFixed(2)})`);
   }
   console.log('');
-  console.log('  modules loaded (one more run of each with a load hook; LangChain = a file under @langchain/ or containing "ChatOpenAI")');
+  console.log('  script files run (one more run of each, with V8\'s coverage report, NODE_V8_COVERAGE; LangChain = a file under @langchain/ or containing "ChatOpenAI")');
   console.log(loadsLine('validate', r.loads.validate));
   console.log(loadsLine('run --simulate', r.loads.simulate));
   console.log(loadsLine('run --model (control)', r.loads.model));
