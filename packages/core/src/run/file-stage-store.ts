@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OrchestraError } from '../errors.js';
@@ -29,8 +29,11 @@ export function openFileStage(logsRoot: string, nodeId: string): StageStore {
     reused,
     read(name) {
       checkStageFileName(name);
+      const path = join(dir, name);
+      // Most reads of a missing file are expected (status.json a handler did not write): asking costs far less than a thrown ENOENT.
+      if (!existsSync(path)) return undefined;
       try {
-        return readFileSync(join(dir, name), 'utf8');
+        return readFileSync(path, 'utf8');
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw error;
