@@ -8,7 +8,7 @@
  * out). Exits 0 whether or not the target is met, 2 on bad arguments.
  */
 import { cpus, loadavg } from 'node:os';
-import { parseSemanticChecks, runSemanticChecks, type CheckResult } from '@orchestra/llm';
+import { parseSemanticChecks, runSemanticChecks, type CheckResult } from '@orchestra/llm/phases';
 import { formatSpread, parseRunArgs, type RunArgs } from './args.js';
 import { measureInterleaved } from './measure.js';
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { pathProblem, type QueuedAnswer } from '@orchestra/core';
+import type { QueuedAnswer } from '@orchestra/core';
+import { pathProblem } from '@orchestra/core/handlers';
 
 const EntrySchema = z.union([z.string(), z.object({ value: z.string(), text: z.string().optional() }).strict()]);
 

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { pathProblem, type JsonValue } from '@orchestra/core';
+import type { JsonValue } from '@orchestra/core';
+import { pathProblem } from '@orchestra/core/handlers';
 
 /**
  * Reads a `--context-file`: a JSON object whose entries become the run's

@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
-import { RecordedRunOptionsSchema, type INTERVIEWER_MODES, type RecordedRunOptions } from '@orchestra/core';
+import type { RecordedRunOptions } from '@orchestra/core';
+import { RecordedRunOptionsSchema, type INTERVIEWER_MODES } from '@orchestra/core/store';
 import { phasedModeOf, type RunFlags } from './run-flags.js';
 
-export { INTERVIEWER_MODES, RecordedRunOptionsSchema, type RecordedRunOptions } from '@orchestra/core';
+export type { RecordedRunOptions } from '@orchestra/core';
+export { INTERVIEWER_MODES, RecordedRunOptionsSchema } from '@orchestra/core/store';
 
 function interviewerMode(flags: RunFlags): (typeof INTERVIEWER_MODES)[number] {
   if (flags.autoApprove) return 'auto-approve';

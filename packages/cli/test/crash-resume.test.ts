@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCheckpoint } from '@orchestra/core';
+import { readCheckpoint } from '@orchestra/core/store';
 import { orchestra, startOrchestra, tempDir } from './cli-helpers.js';
 
 /** Tool nodes in the soak pipeline, in one chain. */

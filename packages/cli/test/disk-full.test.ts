@@ -1,7 +1,7 @@
 import { existsSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCheckpoint } from '@orchestra/core';
+import { readCheckpoint } from '@orchestra/core/store';
 import { tempDir } from './cli-helpers.js';
 import { cli } from './in-process.js';
 

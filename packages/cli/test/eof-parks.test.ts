@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCheckpoint } from '@orchestra/core';
+import { readCheckpoint } from '@orchestra/core/store';
 import { shellQuote } from '../src/shell-quote.js';
 import { BIN, ROOT, plainEnv, tempDir } from './cli-helpers.js';
 import { cli, type CliResult } from './in-process.js';

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCheckpoint } from '@orchestra/core';
+import { readCheckpoint } from '@orchestra/core/store';
 import { converse, tempDir } from './cli-helpers.js';
 import { cli, cliWith, type CliResult } from './in-process.js';
 

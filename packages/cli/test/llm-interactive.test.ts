@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readCheckpoint } from '@orchestra/core';
+import { readCheckpoint } from '@orchestra/core/store';
 import { NETWORK_GUARD, reply, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
 import { converse, modelFreeEnv, tempDir } from './cli-helpers.js';
 import { cliSession } from './in-process.js';

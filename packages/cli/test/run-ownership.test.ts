@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isProcessAlive, readJournal } from '@orchestra/core';
+import { isProcessAlive, readJournal } from '@orchestra/core/store';
 import { BIN, ROOT, modelFreeEnv, orchestra, startOrchestra, startOrchestraIn, tempDir } from './cli-helpers.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { cli, cliWith } from './in-process.js';

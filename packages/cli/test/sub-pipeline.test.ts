@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isProcessAlive } from '@orchestra/core';
+import { isProcessAlive } from '@orchestra/core/store';
 import { startOrchestra, tempDir } from './cli-helpers.js';
 import { cli } from './in-process.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateCondition, parseCondition, parseConditionOrThrow, type ConditionScope } from '../src/index.js';
+import { evaluateCondition, parseCondition, parseConditionOrThrow, type ConditionScope } from '../src/loader.js';
 
 function scope(outcome: string, context: Record<string, unknown> = {}, preferredLabel = ''): ConditionScope {
   return { outcome, preferredLabel, get: (key) => context[key] };

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ATTRIBUTE_SPECS, type AttributeScope } from '../src/index.js';
+import { ATTRIBUTE_SPECS, type AttributeScope } from '../src/loader.js';
 
 const reference = readFileSync(new URL('../../../docs/dot-reference.md', import.meta.url), 'utf8');
 

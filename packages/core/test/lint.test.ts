@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  OrchestraError,
-  ValidationError,
-  createPipelineLoader,
-  parsePipelineSource,
-  validate,
-  validateOrRaise,
-  type Graph,
-  type LintRule,
-} from '../src/index.js';
+import { OrchestraError, ValidationError, validate, validateOrRaise, type Graph } from '../src/index.js';
+import { createPipelineLoader, parsePipelineSource, type LintRule } from '../src/loader.js';
 import { byRule, load, pipeline } from './helpers.js';
 
 function graph(src: string): Graph {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_EDGE_CHAIN, MAX_SOURCE_LENGTH, MAX_SUBGRAPH_DEPTH, nodeClasses, parsePipelineSource } from '../src/index.js';
+import { MAX_EDGE_CHAIN, MAX_SOURCE_LENGTH, MAX_SUBGRAPH_DEPTH, nodeClasses, parsePipelineSource } from '../src/loader.js';
 import { attrs, byRule, graphOf, load } from './helpers.js';
 
 describe('DOT parsing (spec §11.1)', () => {

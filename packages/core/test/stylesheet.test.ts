@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseStylesheet, specificity } from '../src/index.js';
+import { parseStylesheet, specificity } from '../src/loader.js';
 import { attrs, byRule, graphOf, load, pipeline } from './helpers.js';
 
 describe('stylesheet parsing (spec §8.2)', () => {

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createPipelineLoader,
-  expandGoal,
-  goalExpansionTransform,
-  parsePipelineSource,
-  withNodeAttributes,
-  withNodes,
-  type Graph,
-  type Transform,
-} from '../src/index.js';
+import type { Graph } from '../src/index.js';
+import { createPipelineLoader, expandGoal, goalExpansionTransform, parsePipelineSource, withNodeAttributes, withNodes, type Transform } from '../src/loader.js';
 import { attrs, byRule, pipeline } from './helpers.js';
 
 const source = pipeline('  graph [goal="Ship v2"]\n  a [prompt="Work toward $goal; $goals and $goal_x stay"]\n  start -> a -> exit');

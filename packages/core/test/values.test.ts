@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { booleanAttr, durationAttr, inferValue, integerAttr, isValidValue, parseDuration, stringAttr } from '../src/index.js';
+import { booleanAttr, durationAttr, inferValue, integerAttr, isValidValue, parseDuration, stringAttr } from '../src/loader.js';
 import { graphOf } from './helpers.js';
 
 describe('typed values (spec §2.4)', () => {
@@ -55,7 +55,7 @@ describe('typed values (spec §2.4)', () => {
 
 describe('handler resolution', () => {
   it('resolves explicit type, then shape, then codergen, ignoring Object prototype keys', async () => {
-    const { resolveHandlerType } = await import('../src/index.js');
+    const { resolveHandlerType } = await import('../src/loader.js');
     const g = graphOf('digraph G { a [type="tool", shape=hexagon]; b [shape=hexagon]; c [shape=ellipse]; d [shape=constructor]; e [shape=toString]; f }');
     expect(['a', 'b', 'c', 'd', 'e', 'f'].map((id) => resolveHandlerType(g.nodes.get(id)!))).toEqual(['tool', 'wait.human', 'codergen', 'codergen', 'codergen', 'codergen']);
   });

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RunContext, openFileStage, type CodergenRequest, type ConversationStart, type LlmCall, type LlmReporter, type Outcome } from '@orchestra/core';
+import { RunContext, type CodergenRequest, type ConversationStart, type LlmReporter, type Outcome } from '@orchestra/core';
+import { openFileStage } from '@orchestra/core/store';
+import type { LlmCall } from '@orchestra/core/handlers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliAgentError, CliAgentTimeoutError, createCliAgentBackend } from '../src/backends/cli-backend.js';
 import { eventsOf, dot as pipeline, runWith, useTempDirs } from './helpers.js';

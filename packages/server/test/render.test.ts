@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { loadPipeline, loadPipelineFile, readCheckpoint, runPipeline, simulationBackend, type Graph } from '@orchestra/core';
+import { loadPipeline, loadPipelineFile, runPipeline, simulationBackend, type Graph } from '@orchestra/core';
+import { readCheckpoint } from '@orchestra/core/store';
 import { FIXTURES_DIR, generateLinearPipeline } from '@orchestra/testing';
 import { nodeStates, pictureGraph, renderPipelineSvg, STATE_COLOURS } from '../src/index.js';
 

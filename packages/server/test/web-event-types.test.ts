@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TRANSIENT_EVENT_TYPES, type RunEventType } from '@orchestra/core';
+import type { RunEventType } from '@orchestra/core';
+import { TRANSIENT_EVENT_TYPES } from '@orchestra/core/store';
 import { RUN_EVENT_TYPES } from '../web/event-types.js';
 
 /**

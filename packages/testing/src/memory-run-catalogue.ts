@@ -1,4 +1,5 @@
-import { OrchestraError, RunLockedError, isProcessAlive, newRunId, readRunReport, type CreateRunOptions, type RunCatalogue, type RunListing } from '@orchestra/core';
+import { OrchestraError, RunLockedError, type CreateRunOptions, type RunCatalogue, type RunListing } from '@orchestra/core';
+import { isProcessAlive, newRunId, readRunReport } from '@orchestra/core/store';
 import { MemoryRunStore } from './memory-run-store.js';
 
 /**

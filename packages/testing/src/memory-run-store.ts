@@ -1,12 +1,10 @@
 import { rmSync } from 'node:fs';
+import { CheckpointError, OrchestraError, RunLockedError, type RunStore, type StageStore } from '@orchestra/core';
 import {
-  CheckpointError,
   checkStageFileName,
   CheckpointSchema,
   parseJournalLines,
   ManifestSchema,
-  OrchestraError,
-  RunLockedError,
   restartDirectory,
   type Checkpoint,
   type JournalEntry,
@@ -15,9 +13,7 @@ import {
   type Manifest,
   type ProcessRecord,
   type RunLease,
-  type RunStore,
-  type StageStore,
-} from '@orchestra/core';
+} from '@orchestra/core/store';
 import { LeaseSlot } from './memory-store/memory-lease.js';
 import { MemoryStage } from './memory-store/memory-stage.js';
 import { LineLog } from './memory-store/line-log.js';

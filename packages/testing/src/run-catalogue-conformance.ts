@@ -1,4 +1,5 @@
-import { OrchestraError, RunLockedError, readRunReport, runPipeline, simulationBackend, type Awaitable, type RunCatalogue } from '@orchestra/core';
+import { OrchestraError, RunLockedError, runPipeline, simulationBackend, type RunCatalogue } from '@orchestra/core';
+import { readRunReport, type Awaitable } from '@orchestra/core/store';
 import { loadPipeline } from '@orchestra/core/loader';
 import { describe, expect, it } from 'vitest';
 import { sampleManifest } from './conformance/sample-records.js';

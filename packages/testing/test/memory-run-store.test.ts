@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { runPipeline, type Checkpoint } from '@orchestra/core';
+import { runPipeline } from '@orchestra/core';
+import type { Checkpoint } from '@orchestra/core/store';
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../src/index.js';
 import { runStoreConformance } from '../src/run-store-conformance.js';

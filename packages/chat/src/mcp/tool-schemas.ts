@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TokenUsageFileSchema } from '@orchestra/core';
+import { TokenUsageFileSchema } from '@orchestra/core/store';
 import { LaunchRunInputSchema, MAX_AGENTS } from '../runs/launch-run-input.js';
 import type { RunResult } from '../runs/run-result.js';
 

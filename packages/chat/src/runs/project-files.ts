@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { filesUnder } from './walk-files.js';
-import { Workspace } from '@orchestra/llm';
+import { Workspace } from '@orchestra/llm/agent';
 
 /** Most characters of project files a run gets (the rest is cut, and said so). */
 export const MAX_CONTEXT_CHARS = 200_000;

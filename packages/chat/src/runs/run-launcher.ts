@@ -18,7 +18,7 @@ import {
   type RunStore,
   type SupervisedRun,
 } from '@orchestra/core';
-import { Workspace } from '@orchestra/llm';
+import { Workspace } from '@orchestra/llm/agent';
 import type { ChatErrorCode } from '../chat-error-codes.js';
 import { LaunchRunInputSchema, runModeOf, type LaunchRunInput, type RunMode } from './launch-run-input.js';
 import { readContextPaths } from './project-files.js';

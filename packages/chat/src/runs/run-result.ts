@@ -1,4 +1,5 @@
-import type { Question, TokenUsageFile } from '@orchestra/core';
+import type { Question } from '@orchestra/core';
+import type { TokenUsageFile } from '@orchestra/core/store';
 
 /** A question a launched run waits for, as the session asks it of the person (the `questions` notice of its events). */
 export interface LaunchedQuestion {

@@ -1,5 +1,5 @@
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
-import { callModel } from '@orchestra/llm';
+import { callModel } from '@orchestra/llm/agent';
 import { textOf } from './conversation-turns.js';
 import type { SessionContext } from './session-context.js';
 import type { SessionMachine } from './session-machine.js';

@@ -1,7 +1,8 @@
 import { HumanMessage } from '@langchain/core/messages';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { EventEmitter } from 'eventemitter3';
-import type { Interviewer, TokenUsageFile } from '@orchestra/core';
+import type { Interviewer } from '@orchestra/core';
+import type { TokenUsageFile } from '@orchestra/core/store';
 import type { RunLauncher } from '../runs/run-launcher.js';
 import { agentTurn, type SessionAgent } from './agent-turn.js';
 import { conversationTurns, type ConversationTurn } from './conversation-turns.js';

@@ -1,4 +1,5 @@
-import { matchOption, type Interviewer, type Question } from '@orchestra/core';
+import type { Interviewer, Question } from '@orchestra/core';
+import { matchOption } from '@orchestra/core/human';
 import type { PreparedRun } from '../runs/run-launcher.js';
 
 /** The proposal shown for approval. */

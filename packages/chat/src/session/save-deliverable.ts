@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { Workspace } from '@orchestra/llm';
+import { Workspace } from '@orchestra/llm/agent';
 
 /**
  * `save_deliverable`: copies an output into `deliverablesDir` — the text

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mapChatMessagesToStoredMessages, mapStoredMessagesToChatMessages, type BaseMessage, type StoredMessage } from '@langchain/core/messages';
 import { z } from 'zod';
-import { TokenUsageFileSchema, type TokenUsageFile } from '@orchestra/core';
+import { TokenUsageFileSchema, type TokenUsageFile } from '@orchestra/core/store';
 import { SESSION_STATES, type SessionState, type SessionTransition } from './session-machine.js';
 
 /** The format of `.orchestra/session.json` written now (`/2`: tokens as `status.json` records them). */

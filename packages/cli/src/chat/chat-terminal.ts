@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
-import { escapeControl, type Question } from '@orchestra/core';
+import type { Question } from '@orchestra/core';
+import { escapeControl } from '@orchestra/core/loader';
 import type { InteractiveSession, RunResult } from '@orchestra/chat';
 import type { Paint } from '../render/colour.js';
 import { formatDuration } from '../render/format-duration.js';

@@ -1,4 +1,4 @@
-import { escapeControl } from '@orchestra/core';
+import { escapeControl } from '@orchestra/core/loader';
 import type { ConversationTurn } from '@orchestra/chat';
 import type { Paint } from '../render/colour.js';
 

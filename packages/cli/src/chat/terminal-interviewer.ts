@@ -1,4 +1,5 @@
-import { answerForQuestion, type Answer, type AskOptions, type Interviewer, type Question } from '@orchestra/core';
+import type { Answer, AskOptions, Interviewer, Question } from '@orchestra/core';
+import { answerForQuestion } from '@orchestra/core/human';
 
 /** A question waiting for the person's next line. */
 export interface PendingLine {

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
-import { RunRefusal, escapeControl, readManifest } from '@orchestra/core';
+import { RunRefusal } from '@orchestra/core';
+import { escapeControl } from '@orchestra/core/loader';
+import { readManifest } from '@orchestra/core/store';
 import { cliRun } from '../cli-runs.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';

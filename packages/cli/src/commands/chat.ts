@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { AutoApproveInterviewer, QueueInterviewer, escapeControl, isOrchestraError, pathProblem, type GraphNode, type Interviewer } from '@orchestra/core';
+import { AutoApproveInterviewer, QueueInterviewer, isOrchestraError, type GraphNode, type Interviewer } from '@orchestra/core';
+import { escapeControl } from '@orchestra/core/loader';
+import { pathProblem } from '@orchestra/core/handlers';
 import { ExitCode } from '../exit-codes.js';
 import { inputOf, type CliIO } from '../io.js';
 import { readAnswersFile } from '../answers-file.js';

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
-import { escapeControl, pathProblem } from '@orchestra/core';
+import { escapeControl } from '@orchestra/core/loader';
+import { pathProblem } from '@orchestra/core/handlers';
 import { ExitCode } from '../exit-codes.js';
 import { mergePackageJson, newPackageJson, type ReplaceRule } from '../init/package-json.js';
 import { STARTER_CONFIG, STARTER_GITIGNORE, STARTER_PIPELINE, STARTER_TEST, writtenByInit, type StarterVersions } from '../init/starter-files.js';

@@ -1,6 +1,8 @@
 import { join, resolve } from 'node:path';
 import { RunLauncher, createMcpServer, serveStdio } from '@orchestra/chat';
-import { TOOL_BACKENDS, escapeControl, pathProblem } from '@orchestra/core';
+import { TOOL_BACKENDS } from '@orchestra/core';
+import { escapeControl } from '@orchestra/core/loader';
+import { pathProblem } from '@orchestra/core/handlers';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { abortOnSignals } from '../interrupt.js';

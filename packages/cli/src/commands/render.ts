@@ -1,6 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { escapeControl, isOrchestraError, pathProblem, readCheckpoint, sortDiagnostics } from '@orchestra/core';
+import { isOrchestraError } from '@orchestra/core';
+import { escapeControl, sortDiagnostics } from '@orchestra/core/loader';
+import { pathProblem } from '@orchestra/core/handlers';
+import { readCheckpoint } from '@orchestra/core/store';
 import { nodeStates, pictureLayout, renderPipelineSvg } from '@orchestra/server';
 import { ExitCode } from '../exit-codes.js';
 import { formatDiagnostic } from '../format-diagnostics.js';

@@ -2,27 +2,20 @@ import { dirname, join, resolve } from 'node:path';
 import {
   AutoApproveInterviewer,
   ConsoleInterviewer,
-  checkPipelineHash,
   isOrchestraError,
   QueueInterviewer,
-  RUN_FILES,
-  defaultLogsRoot,
-  readPendingQuestions,
-  killRunningTools,
-  pathProblem,
-  escapeControl,
   type Interviewer,
   ValidationError,
-  readManifest,
   simulationBackend,
-  sortDiagnostics,
   type CodergenBackend,
-  type Manifest,
   type RunAttachment,
   type RunResult,
   type RunStore,
   type SupervisedRun,
 } from '@orchestra/core';
+import { checkPipelineHash, RUN_FILES, defaultLogsRoot, readPendingQuestions, readManifest, type Manifest } from '@orchestra/core/store';
+import { killRunningTools, pathProblem } from '@orchestra/core/handlers';
+import { escapeControl, sortDiagnostics } from '@orchestra/core/loader';
 import { loadPipeline, type Graph } from '@orchestra/core/loader';
 import type { LoadedConfig } from '@orchestra/llm/config';
 import { cliRun, cliRuns } from '../cli-runs.js';

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { escapeControl, isOrchestraError, pathProblem } from '@orchestra/core';
+import { isOrchestraError } from '@orchestra/core';
+import { escapeControl } from '@orchestra/core/loader';
+import { pathProblem } from '@orchestra/core/handlers';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { abortOnSignals } from '../interrupt.js';

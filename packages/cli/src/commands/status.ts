@@ -1,12 +1,17 @@
 import { join, resolve } from 'node:path';
-import { CONVERSATION_COMMANDS, CONVERSATION_FILE, ConversationProgressSchema, escapeControl, isConversationQuestion, type Answer, type JsonValue } from '@orchestra/core';
+import type { Answer, JsonValue } from '@orchestra/core';
+import { CONVERSATION_COMMANDS, isConversationQuestion } from '@orchestra/core/human';
+import { CONVERSATION_FILE } from '@orchestra/core/handlers';
+import { ConversationProgressSchema } from '@orchestra/core/store';
+import { escapeControl } from '@orchestra/core/loader';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { answerCommands } from '../render/parked-message.js';
 import { shellCommand } from '../shell-quote.js';
 import { terminalJson } from '../render/terminal-json.js';
 import { reportingUsageErrors } from '../usage-errors.js';
-import { readManifest, type RunReport, type RunState } from '@orchestra/core';
+import type { RunReport, RunState } from '@orchestra/core';
+import { readManifest } from '@orchestra/core/store';
 import { cliRun } from '../cli-runs.js';
 
 /**

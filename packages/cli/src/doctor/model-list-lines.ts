@@ -1,4 +1,4 @@
-import { escapeControl } from '@orchestra/core';
+import { escapeControl } from '@orchestra/core/loader';
 
 /** How many model ids `orchestra doctor` prints per endpoint. */
 export const MODEL_LIST_LIMIT = 20;

@@ -1,4 +1,7 @@
-import { CONVERSATION_COMMANDS, escapeControl, isConversationQuestion, type PendingQuestions, type Question } from '@orchestra/core';
+import type { Question } from '@orchestra/core';
+import { CONVERSATION_COMMANDS, isConversationQuestion } from '@orchestra/core/human';
+import { escapeControl } from '@orchestra/core/loader';
+import type { PendingQuestions } from '@orchestra/core/store';
 import { shellCommand } from '../shell-quote.js';
 
 /** A question a parked run waits for, as `pending-questions.json` lists it. */

@@ -1,4 +1,6 @@
-import { escapeControl, type PhaseCost, type RunEvent, type RunResult, type TokenUsage } from '@orchestra/core';
+import type { RunEvent, RunResult, TokenUsage } from '@orchestra/core';
+import { escapeControl } from '@orchestra/core/loader';
+import type { PhaseCost } from '@orchestra/core/store';
 import type { CliIO } from '../io.js';
 import { painter } from './colour.js';
 import { formatDuration } from './format-duration.js';

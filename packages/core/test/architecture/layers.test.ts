@@ -23,7 +23,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['run'],
   ['runner'],
   ['supervisor'],
-  ['index.ts'],
+  ['index.ts', 'store.ts', 'handlers.ts', 'human.ts'],
 ];
 
 function layerOf(top: string): number {

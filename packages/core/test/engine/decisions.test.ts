@@ -91,7 +91,8 @@ describe('engine decisions', () => {
 
 describe('retry presets (orchestra extension: retry_policy / default_retry_policy)', () => {
   it('selects attempts and backoff from a preset; max_retries still wins for attempts', async () => {
-    const { buildRetryPolicy, RETRY_PRESETS, loadPipeline } = await import('../../src/index.js');
+    const { loadPipeline } = await import('../../src/index.js');
+    const { buildRetryPolicy, RETRY_PRESETS } = await import('../../src/handlers.js');
     const graph = loadPipeline(
       dot('  a [type="s", retry_policy=patient]\n  b [type="s", retry_policy=linear, max_retries=1]\n  c [type="s"]\n  start -> a -> b -> c -> exit', 'P', 'default_retry_policy=aggressive'),
       { knownHandlerTypes: ['s'] },

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NoSpaceError, readCheckpoint, readJournal, resumePipeline, runPipeline, type Handler } from '../../src/index.js';
+import { NoSpaceError, resumePipeline, runPipeline, type Handler } from '../../src/index.js';
+import { readCheckpoint, readJournal } from '../../src/store.js';
 import { dot, graphFrom, registryWith, tempDir, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();

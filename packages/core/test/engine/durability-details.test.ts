@@ -1,16 +1,8 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  ContextValueError,
-  EventBus,
-  createDefaultRegistry,
-  killRunningTools,
-  resumePipeline,
-  runPipeline,
-  simulationBackend,
-  type Handler,
-} from '../../src/index.js';
+import { ContextValueError, EventBus, createDefaultRegistry, resumePipeline, runPipeline, simulationBackend, type Handler } from '../../src/index.js';
+import { killRunningTools } from '../../src/handlers.js';
 import { checkpointAt, dot, graphFrom, newLogsRoot, registryWith, run, scripted, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();

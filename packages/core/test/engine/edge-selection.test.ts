@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { RunContext, normalizeLabel, parseAccelerator, selectEdge, type Outcome } from '../../src/index.js';
+import { RunContext, type Outcome } from '../../src/index.js';
+import { normalizeLabel, parseAccelerator } from '../../src/loader.js';
+import { selectEdge } from '../../src/handlers.js';
 import { dot, eventsOf, graphFrom, runInMemory, scripted, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();

@@ -8,20 +8,19 @@ import {
   loadPipeline,
   runPipeline,
   simulationBackend,
-  systemClock,
-  type Checkpoint,
   type Clock,
   type Graph,
   type Handler,
   type HandlerInput,
   type HandlerRegistry,
-  type JournalEntry,
   type Outcome,
   type RunEvent,
   type RunOptions,
   type RunResult,
   type RunStore,
 } from '../../src/index.js';
+import { systemClock } from '../../src/handlers.js';
+import type { Checkpoint, JournalEntry } from '../../src/store.js';
 
 const created: string[] = [];
 const memoryStores: MemoryRunStore[] = [];

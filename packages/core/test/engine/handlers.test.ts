@@ -3,10 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   HandlerRegistry,
-  LAST_RESPONSE_LENGTH,
   MissingHandlerError,
   ValidationError,
-  composePrompt,
   createDefaultRegistry,
   loadPipeline,
   runPipeline,
@@ -18,6 +16,7 @@ import {
   type HandlerInput,
   type Outcome,
 } from '../../src/index.js';
+import { LAST_RESPONSE_LENGTH, composePrompt } from '../../src/handlers.js';
 import { checkpointAt, dot, eventsOf, graphFrom, journalAt, newLogsRoot, run, scripted, statusAt, tempDir, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();

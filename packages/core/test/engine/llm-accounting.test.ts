@@ -1,16 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  createCodergenHandler,
-  resolveFidelity,
-  resumePipeline,
-  retryAfterOf,
-  type CodergenBackend,
-  type CodergenRequest,
-  type RunEvent,
-  type TokenUsage,
-} from '../../src/index.js';
+import { resumePipeline, type CodergenBackend, type CodergenRequest, type RunEvent, type TokenUsage } from '../../src/index.js';
+import { createCodergenHandler, resolveFidelity, retryAfterOf } from '../../src/handlers.js';
 import { checkpointAt, dot, eventsOf, graphFrom, journalAt, readJson, registryWith, run, scripted, statusAt, untilAborted, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();

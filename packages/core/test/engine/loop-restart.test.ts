@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EventBus, readManifest, resumePipeline, type Handler, type RunEvent } from '../../src/index.js';
+import { EventBus, resumePipeline, type Handler, type RunEvent } from '../../src/index.js';
+import { readManifest } from '../../src/store.js';
 import { checkpointAt, dot, eventsOf, journalAt, registryWith, run, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();

@@ -1,7 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCodergenHandler, readCheckpoint, type CodergenBackend } from '../../src/index.js';
+import type { CodergenBackend } from '../../src/index.js';
+import { createCodergenHandler } from '../../src/handlers.js';
+import { readCheckpoint } from '../../src/store.js';
 import { dot, run, tempDir, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();

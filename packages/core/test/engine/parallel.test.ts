@@ -1,18 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  AnswerLater,
-  RecordedAnswersInterviewer,
-  createDefaultRegistry,
-  FileRunStore,
-  readPendingQuestions,
-  recordAnswer,
-  resumePipeline,
-  simulationBackend,
-  type Handler,
-  type Interviewer,
-} from '../../src/index.js';
+import { AnswerLater, createDefaultRegistry, FileRunStore, resumePipeline, simulationBackend, type Handler, type Interviewer } from '../../src/index.js';
+import { RecordedAnswersInterviewer, recordAnswer } from '../../src/human.js';
+import { readPendingQuestions } from '../../src/store.js';
 import { checkpointAt, dot, eventsOf, registryWith, run, scripted, statusAt, untilAborted, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();

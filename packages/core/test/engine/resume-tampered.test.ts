@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CheckpointError, readRunReport, resumePipeline, type Handler, type HandlerInput, type Outcome } from '../../src/index.js';
+import { CheckpointError, resumePipeline, type Handler, type HandlerInput, type Outcome } from '../../src/index.js';
+import { readRunReport } from '../../src/store.js';
 import { checkpointAt, dot, newLogsRoot, registryWith, run, tempDir, untilAborted, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();

@@ -1,16 +1,8 @@
 import { appendFileSync, cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  CheckpointError,
-  readJournal,
-  resumePipeline,
-  type Handler,
-  type HandlerInput,
-  type Outcome,
-  type RunEvent,
-  type RunResult,
-} from '../../src/index.js';
+import { CheckpointError, resumePipeline, type Handler, type HandlerInput, type Outcome, type RunEvent, type RunResult } from '../../src/index.js';
+import { readJournal } from '../../src/store.js';
 import { checkpointAt, dot, eventsOf, graphFrom, journalAt, newLogsRoot, registryWith, run, useTempDirs, untilAborted } from './engine-helpers.js';
 
 useTempDirs();

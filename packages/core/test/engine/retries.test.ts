@@ -1,14 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SETTLE_AFTER_TIMEOUT_MS } from '../../src/engine/execute-node.js';
-import {
-  DEFAULT_BACKOFF,
-  RETRY_PRESETS,
-  buildRetryPolicy,
-  delayForAttempt,
-  isRetryableError,
-  type BackoffConfig,
-  type Graph,
-} from '../../src/index.js';
+import type { Graph } from '../../src/index.js';
+import { DEFAULT_BACKOFF, RETRY_PRESETS, buildRetryPolicy, delayForAttempt, isRetryableError, type BackoffConfig } from '../../src/handlers.js';
 import { ManualClock, checkpointAt, dot, eventsOf, graphFrom, instantClock, journalAt, run, runInMemory, scripted, statusAt, untilAborted, useTempDirs, within } from './engine-helpers.js';
 
 useTempDirs();

@@ -1,20 +1,19 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { OrchestraError, runPipeline } from '../../src/index.js';
 import {
   CheckpointSchema,
   JournalEntrySchema,
   ManifestSchema,
   ORCHESTRA_VERSION,
-  OrchestraError,
   RUN_FILES,
   StatusFileSchema,
   defaultLogsRoot,
   readCheckpoint,
   readJournal,
   readManifest,
-  runPipeline,
-} from '../../src/index.js';
+} from '../../src/store.js';
 import { checkpointAt, dot, graphFrom, journalAt, readJson, registryWith, run, scripted, statusAt, tempDir, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();

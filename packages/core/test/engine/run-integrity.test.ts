@@ -1,7 +1,8 @@
 import { appendFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileRunStore, OrchestraError, resumePipeline, runPipeline, systemClock, type Clock, type Graph } from '../../src/index.js';
+import { FileRunStore, OrchestraError, resumePipeline, runPipeline, type Clock, type Graph } from '../../src/index.js';
+import { systemClock } from '../../src/handlers.js';
 import { dot, graphFrom, newLogsRoot, registryWith, run, scripted, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadPipeline, readCheckpoint, runPipeline, simulationBackend, type Graph, type RunEvent } from '../../src/index.js';
+import { loadPipeline, runPipeline, simulationBackend, type Graph, type RunEvent } from '../../src/index.js';
+import { readCheckpoint } from '../../src/store.js';
 import { bounded, eventsOf, newLogsRoot, runInMemory, scripted, statusAt, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();

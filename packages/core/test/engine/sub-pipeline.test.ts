@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readManifest, type Handler } from '../../src/index.js';
+import type { Handler } from '../../src/index.js';
+import { readManifest } from '../../src/store.js';
 import { dot, run, runInMemory, statusAt, tempDir, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();

@@ -6,7 +6,9 @@ import { SETTLE_AFTER_TIMEOUT_MS } from '../../src/engine/execute-node.js';
 import { TOOL_OUTPUT_LIMIT, toolHandler } from '../../src/handlers/tool-handler.js';
 import type { HandlerInput } from '../../src/engine/handler.js';
 import { CONTEXT_ENV_VALUE_LIMIT } from '../../src/handlers/tool-environment.js';
-import { contextEnvName, parsePipelineSource, RunContext, runPipeline, toolEnvironment, type Graph } from '../../src/index.js';
+import { RunContext, runPipeline, type Graph } from '../../src/index.js';
+import { contextEnvName, toolEnvironment } from '../../src/handlers.js';
+import { parsePipelineSource } from '../../src/loader.js';
 import { ManualClock, checkpointAt, dot, newLogsRoot, run, scripted, statusAt, tempDir, useTempDirs, within } from './engine-helpers.js';
 
 useTempDirs();

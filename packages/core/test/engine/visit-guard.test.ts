@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_VISITS, resumePipeline, type Handler } from '../../src/index.js';
+import { resumePipeline, type Handler } from '../../src/index.js';
+import { DEFAULT_MAX_VISITS } from '../../src/engine/visit-guard.js';
 import { bounded, dot, eventsOf, journalAt, registryWith, run, runInMemory, scripted, untilAborted, useTempDirs } from './engine-helpers.js';
 
 useTempDirs();

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCodergenHandler, type CodergenBackend, type Outcome } from '../../src/index.js';
+import { type CodergenBackend, type Outcome } from '../../src/index.js';
+import { createCodergenHandler } from '../../src/handlers.js';
 import { dot, run, tempDir, useTempDirs } from '../engine/engine-helpers.js';
 
 useTempDirs();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isInteractiveNode, loadPipeline, type GraphNode } from '../../src/index.js';
+import { loadPipeline, type GraphNode } from '../../src/index.js';
+import { isInteractiveNode } from '../../src/handlers.js';
 
 function node(attrs: string): GraphNode {
   const graph = loadPipeline(`digraph P {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  n [prompt="p"${attrs}]\n  start -> n -> exit\n}\n`).graph;

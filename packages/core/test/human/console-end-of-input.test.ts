@@ -2,16 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import {
-  AnswerLater,
-  ConsoleInterviewer,
-  QuestionSchema,
-  conversationQuestion,
-  createDefaultRegistry,
-  simulationBackend,
-  type Question,
-  type QuestionInput,
-} from '../../src/index.js';
+import { AnswerLater, ConsoleInterviewer, createDefaultRegistry, simulationBackend, type Question } from '../../src/index.js';
+import { QuestionSchema, conversationQuestion, type QuestionInput } from '../../src/human.js';
 import { checkpointAt, dot, eventsOf, run, useTempDirs } from '../engine/engine-helpers.js';
 
 useTempDirs();

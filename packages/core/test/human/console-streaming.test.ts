@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ConsoleInterviewer, QuestionSchema, conversationQuestion, type Question } from '../../src/index.js';
+import { ConsoleInterviewer, type Question } from '../../src/index.js';
+import { QuestionSchema, conversationQuestion } from '../../src/human.js';
 
 /** A console over piped streams; `lines` are typed in when asked. */
 function consoleWith(lines: string[], defaultTimeoutMs?: number) {

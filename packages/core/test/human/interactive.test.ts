@@ -4,16 +4,11 @@ import { describe, expect, it } from 'vitest';
 import {
   AnswerLater,
   AutoApproveInterviewer,
-  CONVERSATION_FILE,
   CallbackInterviewer,
   QueueInterviewer,
-  RecordedAnswersInterviewer,
   RecordingInterviewer,
-  createCodergenHandler,
   createDefaultRegistry,
   FileRunStore,
-  readPendingQuestions,
-  recordAnswer,
   resumePipeline,
   simulationBackend,
   type CodergenBackend,
@@ -23,6 +18,9 @@ import {
   type Interviewer,
   type Question,
 } from '../../src/index.js';
+import { CONVERSATION_FILE, createCodergenHandler } from '../../src/handlers.js';
+import { RecordedAnswersInterviewer, recordAnswer } from '../../src/human.js';
+import { readPendingQuestions } from '../../src/store.js';
 import { checkpointAt, dot, eventsOf, run, statusAt, untilAborted, useTempDirs } from '../engine/engine-helpers.js';
 
 useTempDirs();

@@ -1,19 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import {
-  AnswerLater,
-  AutoApproveInterviewer,
-  CallbackInterviewer,
-  ConsoleInterviewer,
-  QueueInterviewer,
-  QuestionSchema,
-  RecordingInterviewer,
-  conversationQuestion,
-  isConversationQuestion,
-  parseConversationCommand,
-  type Question,
-  type QuestionInput,
-} from '../../src/index.js';
+import { AnswerLater, AutoApproveInterviewer, CallbackInterviewer, ConsoleInterviewer, QueueInterviewer, RecordingInterviewer, type Question } from '../../src/index.js';
+import { QuestionSchema, conversationQuestion, isConversationQuestion, parseConversationCommand, type QuestionInput } from '../../src/human.js';
 
 const q = (input: Partial<QuestionInput> = {}): Question =>
   QuestionSchema.parse({ text: 'Ship it?', type: 'MULTIPLE_CHOICE', stage: 'gate', options: [{ key: 'A', label: 'Approve' }, { key: 'F', label: 'Fix' }], ...input });

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AnswerLater, FileRunStore, RecordedAnswersInterviewer, createDefaultRegistry, readPendingQuestions, recordAnswer, resumePipeline, simulationBackend, type Interviewer } from '../../src/index.js';
+import { AnswerLater, FileRunStore, createDefaultRegistry, resumePipeline, simulationBackend, type Interviewer } from '../../src/index.js';
+import { RecordedAnswersInterviewer, recordAnswer } from '../../src/human.js';
+import { readPendingQuestions } from '../../src/store.js';
 import { checkpointAt, dot, eventsOf, run, useTempDirs } from '../engine/engine-helpers.js';
 
 useTempDirs();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_HANDLER_TYPES, createDefaultRegistry, simulationBackend, validate } from '../../src/index.js';
+import { createDefaultRegistry, simulationBackend, validate } from '../../src/index.js';
+import { BUILT_IN_HANDLER_TYPES } from '../../src/loader.js';
 import { withSubPipelines } from '../../src/handlers/default-registry.js';
 import { byRule, graphOf, pipeline } from '../helpers.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RESERVED_NODE_IDS, RUN_DIRECTORIES, RUN_FILES, reservedNameOf } from '../../src/index.js';
+import { RESERVED_NODE_IDS, reservedNameOf } from '../../src/loader.js';
+import { RUN_DIRECTORIES, RUN_FILES } from '../../src/store.js';
 import { byRule, load, pipeline } from '../helpers.js';
 import { readFileSync } from 'node:fs';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_RULES } from '../../src/index.js';
+import { BUILT_IN_RULES } from '../../src/loader.js';
 
 const doc = readFileSync(new URL('../../../../docs/validate.md', import.meta.url), 'utf8');
 

@@ -4,7 +4,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runStoreConformance, sampleManifest } from '@orchestra/testing/conformance';
 import { describe, expect, it } from 'vitest';
-import { FileRunStore, RUN_FILES, RunLockedError, isProcessAlive } from '../../src/index.js';
+import { FileRunStore, RunLockedError } from '../../src/index.js';
+import { RUN_FILES, isProcessAlive } from '../../src/store.js';
 
 /** The PID of a process that has exited. */
 function deadPid(): number {

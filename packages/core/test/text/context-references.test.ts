@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { expandContextReferences } from '../../src/index.js';
+import { expandContextReferences } from '../../src/handlers.js';
 import { dot, run, useTempDirs } from '../engine/engine-helpers.js';
 
 useTempDirs();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeControl } from '../../src/index.js';
+import { escapeControl } from '../../src/loader.js';
 
 describe('escapeControl', () => {
   it('escapes terminal control sequences, keeping newlines and tabs unless asked', () => {

@@ -1,18 +1,6 @@
-import {
-  AUTO_STATUS_NOTES,
-  LAST_RESPONSE_LENGTH,
-  parseStatusFile,
-  type CodergenBackend,
-  type CodergenRequest,
-  type Conversation,
-  type ConversationalBackend,
-  type ConversationMessage,
-  type ConversationStart,
-  type Outcome,
-  type ParsedStatusFile,
-  type ProcessLedger,
-  type RunView,
-} from '@orchestra/core';
+import type { CodergenBackend, CodergenRequest, Conversation, ConversationalBackend, ConversationMessage, ConversationStart, Outcome } from '@orchestra/core';
+import { AUTO_STATUS_NOTES, parseStatusFile, type ParsedStatusFile } from '@orchestra/core/store';
+import { LAST_RESPONSE_LENGTH, type ProcessLedger, type RunView } from '@orchestra/core/handlers';
 import { booleanAttr } from '@orchestra/core/loader';
 import {
   cliAgentAnswer,

@@ -1,7 +1,8 @@
 import { appendFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { LlmReporter, ProcessLedger } from '@orchestra/core';
-import { escapeControl } from '@orchestra/core';
+import type { LlmReporter } from '@orchestra/core';
+import type { ProcessLedger } from '@orchestra/core/handlers';
+import { escapeControl } from '@orchestra/core/loader';
 import { ProcessStartError } from '../process/process-start-error.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, runProcess } from '../process/run-process.js';
 import { CliAgentError, CliAgentTimeoutError } from './cli-agent-error.js';

@@ -1,4 +1,4 @@
-import { escapeControl } from '@orchestra/core';
+import { escapeControl } from '@orchestra/core/loader';
 
 /** Most characters of stderr put in an error message. */
 export const STDERR_TAIL_CHARS = 300;

@@ -1,4 +1,5 @@
-import { parseDuration, parseInteger, type GraphNode } from '@orchestra/core';
+import type { GraphNode } from '@orchestra/core';
+import { parseDuration, parseInteger } from '@orchestra/core/loader';
 import { AGENT_TOOLS, DEFAULT_AGENT_TOOLS, type AgentTool } from './config-schema.js';
 import { didYouMean } from './did-you-mean.js';
 import type { LoadedConfig } from './load-config.js';

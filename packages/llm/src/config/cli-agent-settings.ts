@@ -1,4 +1,4 @@
-import { parseDuration } from '@orchestra/core';
+import { parseDuration } from '@orchestra/core/loader';
 import type { LoadedConfig } from './load-config.js';
 
 /** How long a CLI agent may run when nothing sets `cli_agent.timeout`. */

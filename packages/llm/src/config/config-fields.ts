@@ -1,4 +1,4 @@
-import { parseDuration } from '@orchestra/core';
+import { parseDuration } from '@orchestra/core/loader';
 import { z } from 'zod';
 
 // Field schemas of orchestra.yaml. Messages that start with "expected" get

@@ -1,4 +1,4 @@
-import { REASONING_EFFORTS } from '@orchestra/core';
+import { REASONING_EFFORTS } from '@orchestra/core/loader';
 import { z } from 'zod';
 import { argvField, booleanField, choiceField, durationField, envNameField, integerField, nameField, rangeField, urlField } from './config-fields.js';
 

@@ -1,7 +1,8 @@
 /**
- * `orchestra.yaml`: discovery, validation and layering, and the per-node
- * resolution of backend, model and provider that reads it.
- * @module
+ * @orchestra/llm/config — `orchestra.yaml`: discovery, validation and
+ * layering, and the per-node resolution of backend, model and provider that
+ * reads it, without loading LangChain.
+ * @packageDocumentation
  */
 export { ConfigError, formatPosition, type ConfigPosition } from './config-error.js';
 export { ModelConfigError, type ModelConfigErrorCode } from './model-config-error.js';

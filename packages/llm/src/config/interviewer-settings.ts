@@ -1,4 +1,4 @@
-import { parseDuration } from '@orchestra/core';
+import { parseDuration } from '@orchestra/core/loader';
 import type { LoadedConfig } from './load-config.js';
 
 /** How human questions are answered. */

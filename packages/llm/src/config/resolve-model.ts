@@ -1,4 +1,5 @@
-import { REASONING_EFFORTS, type GraphNode } from '@orchestra/core';
+import type { GraphNode } from '@orchestra/core';
+import { REASONING_EFFORTS } from '@orchestra/core/loader';
 import { BACKENDS, BUILT_IN_PROVIDER, type Backend, type ModelAlias } from './config-schema.js';
 import { configSource } from './config-source.js';
 import type { Env } from './env.js';

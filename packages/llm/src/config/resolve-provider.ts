@@ -1,4 +1,5 @@
-import { parseDuration, type GraphNode } from '@orchestra/core';
+import type { GraphNode } from '@orchestra/core';
+import { parseDuration } from '@orchestra/core/loader';
 import { BUILT_IN_PROVIDER, type Backend, type ProviderConfig } from './config-schema.js';
 import { configSource } from './config-source.js';
 import { envValue, type Env } from './env.js';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FidelityMode, JsonValue, RunContext, RunView } from '@orchestra/core';
+import type { JsonValue, RunContext } from '@orchestra/core';
+import type { FidelityMode, RunView } from '@orchestra/core/handlers';
 
 /** The modes that start a fresh session with a preamble (every mode but `full`). */
 export type PreambleMode = Exclude<FidelityMode, 'full'>;

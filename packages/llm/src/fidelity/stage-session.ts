@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SystemMessage, type BaseMessage } from '@langchain/core/messages';
-import { DEFAULT_FIDELITY, type Fidelity, type RunContext, type RunView } from '@orchestra/core';
+import type { RunContext } from '@orchestra/core';
+import { DEFAULT_FIDELITY, type Fidelity, type RunView } from '@orchestra/core/handlers';
 import { buildPreamble, type PreambleMode } from './preamble.js';
 import type { ThreadSessions } from './thread-sessions.js';
 

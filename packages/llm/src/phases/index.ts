@@ -1,7 +1,9 @@
 /**
- * Structured phases, the validation half: an artifact's schema, the
- * declared semantic checks, and the feedback a model gets when its
- * finalization call fails them.
+ * @orchestra/llm/phases — phased stages (Discuss → Summarize → Serialize)
+ * and artifact validation: an artifact's schema, the declared semantic
+ * checks, the feedback a model gets when its finalization call fails them,
+ * and the phase runners the backends use.
+ * @packageDocumentation
  */
 export { ArtifactSchemaError, artifactSchemaFromJson, artifactSchemaFromZod, loadArtifactSchema, type ArtifactSchema } from './artifact-schema.js';
 export { requirementOf, schemaAt, type JsonSchema } from './requirement.js';
@@ -13,4 +15,3 @@ export { DEFAULT_DIRECT_DISCUSS_TURNS, DEFAULT_INTERACTIVE_DISCUSS_TURNS, isPhas
 export { DIRECT_MODE_INSTRUCTIONS, DIRECT_MODE_REMINDER, PHASE_FILES, READY_TOOL, SERIALIZE_SYSTEM, SUMMARIZE_INSTRUCTION, finishPhases, runPhasedStage, type FinishPhasesOptions, type PhaseModel, type PhaseRequest, type PhasedStageOptions } from './phased-stage.js';
 export { INTERACTIVE_MODE_INSTRUCTIONS, INTERACTIVE_MODE_REMINDER, PhasedConversation, type PhasedConversationOptions } from './phased-conversation.js';
 export { DEFAULT_VALIDATION_RETRIES, SerializeError, finalizationToolName, serializeArtifact, type SerializeAttempt, type SerializeErrorCode, type SerializeOptions, type SerializeResult } from './serialize.js';
-export { collect, formatValuePath, parseValuePath, resolveContextPath, type Located, type PathSegment, type ValuePath } from '@orchestra/core';

@@ -1,6 +1,7 @@
 import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
-import type { Conversation, ConversationFinish, ConversationMessage, ConversationStart, Outcome } from '@orchestra/core';
+import type { Conversation, ConversationMessage, ConversationStart, Outcome } from '@orchestra/core';
+import type { ConversationFinish } from '@orchestra/core/handlers';
 import { runAgentLoop } from '../backends/agent-loop.js';
 import type { ChatRunnable } from '../backends/call-model.js';
 import { toLangChainMessages } from '../messages/conversation-messages.js';

@@ -1,8 +1,10 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, mapChatMessagesToStoredMessages, mapStoredMessagesToChatMessages, type BaseMessage, type StoredMessage } from '@langchain/core/messages';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
-import type { CodergenRequest, JsonValue, LlmReporter, Outcome, PhaseCost, TokenUsage } from '@orchestra/core';
-import { addUsage, isOrchestraError } from '@orchestra/core';
+import type { CodergenRequest, JsonValue, LlmReporter, Outcome, TokenUsage } from '@orchestra/core';
+import type { PhaseCost } from '@orchestra/core/store';
+import { isOrchestraError } from '@orchestra/core';
+import { addUsage } from '@orchestra/core/store';
 import * as z from 'zod';
 import { runAgentLoop } from '../backends/agent-loop.js';
 import { callModel, type ChatRunnable } from '../backends/call-model.js';

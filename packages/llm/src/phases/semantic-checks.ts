@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { ArtifactIssues } from './schema-issues.js';
 import { shortened } from './schema-issues.js';
-import { collect, parseValuePath, resolveContextPath, type Located, type ValuePath } from '@orchestra/core';
+import { collect, parseValuePath, resolveContextPath, type Located, type ValuePath } from '@orchestra/core/handlers';
 
 const Severity = z.enum(['fatal', 'retry']).default('retry');
 const Path = z.string().min(1);

@@ -1,7 +1,8 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { LlmReporter, TokenUsage } from '@orchestra/core';
-import { OrchestraError, addUsage } from '@orchestra/core';
+import { OrchestraError } from '@orchestra/core';
+import { addUsage } from '@orchestra/core/store';
 import type { LlmErrorCode } from '../errors/llm-error-codes.js';
 import { callModel, type ChatRunnable } from '../backends/call-model.js';
 import type { ArtifactIssues } from './schema-issues.js';

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { OrchestraError } from '@orchestra/core';
-import { escapeControl } from '@orchestra/core';
+import { escapeControl } from '@orchestra/core/loader';
 
 /**
  * A command could not be started: the executable is missing or not

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { EXEC_GATE_SCRIPT, GATE_LINE, KILL_GRACE_MS, killProcessGroup, signalProcessGroup, trackProcessGroup, type ProcessLedger } from '@orchestra/core';
+import { EXEC_GATE_SCRIPT, GATE_LINE, KILL_GRACE_MS, killProcessGroup, signalProcessGroup, trackProcessGroup, type ProcessLedger } from '@orchestra/core/handlers';
 import { CappedOutput } from './capped-output.js';
 import { ProcessStartError } from './process-start-error.js';
 import { resolveProgram } from './resolve-program.js';

@@ -1,5 +1,5 @@
 import type { StructuredToolInterface } from '@langchain/core/tools';
-import type { ProcessLedger } from '@orchestra/core';
+import type { ProcessLedger } from '@orchestra/core/handlers';
 import { editFileTool } from './edit-file-tool.js';
 import { listFilesTool } from './list-files-tool.js';
 import { readFileTool } from './read-file-tool.js';

@@ -1,6 +1,7 @@
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { z } from 'zod';
-import { escapeControl, type ProcessLedger } from '@orchestra/core';
+import { escapeControl } from '@orchestra/core/loader';
+import type { ProcessLedger } from '@orchestra/core/handlers';
 import { runProcess, type ProcessResult } from '../process/run-process.js';
 import { clipText } from './clip-text.js';
 import { commandEnvironment } from './command-environment.js';

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { z } from 'zod';
-import { escapeControl } from '@orchestra/core';
+import { escapeControl } from '@orchestra/core/loader';
 import { fsError } from './fs-error.js';
 import { globToRegExp, matchesGlob } from './glob-pattern.js';
 import { looksBinary } from './looks-binary.js';

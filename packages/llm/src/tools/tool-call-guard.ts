@@ -1,4 +1,4 @@
-import type { ToolCallStatus } from '@orchestra/core';
+import type { ToolCallStatus } from '@orchestra/core/handlers';
 
 /** A tool call the model asked for. */
 export interface PendingToolCall {

@@ -1,4 +1,4 @@
-import type { ProcessLedger } from '@orchestra/core';
+import type { ProcessLedger } from '@orchestra/core/handlers';
 import type { ToolCallGuard } from './tool-call-guard.js';
 import { ToolHookLog } from './tool-hook-log.js';
 import { DEFAULT_HOOK_TIMEOUT_MS, runToolHook, type ToolHookResult, type ToolHooks } from './tool-hooks.js';

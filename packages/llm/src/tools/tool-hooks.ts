@@ -1,5 +1,6 @@
-import type { Graph, GraphNode, ProcessLedger } from '@orchestra/core';
-import { escapeControl } from '@orchestra/core';
+import type { Graph, GraphNode } from '@orchestra/core';
+import type { ProcessLedger } from '@orchestra/core/handlers';
+import { escapeControl } from '@orchestra/core/loader';
 import { ProcessStartError } from '../process/process-start-error.js';
 import { runProcess } from '../process/run-process.js';
 import { clipText } from './clip-text.js';

@@ -1,6 +1,7 @@
 import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { escapeControl, isRunDirectory } from '@orchestra/core';
+import { escapeControl } from '@orchestra/core/loader';
+import { isRunDirectory } from '@orchestra/core/store';
 import { fsError } from './fs-error.js';
 import { ToolRefusal } from './tool-refusal.js';
 

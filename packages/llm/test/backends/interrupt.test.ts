@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { createDefaultRegistry, readCheckpoint, resumePipeline, runPipeline } from '@orchestra/core';
+import { createDefaultRegistry, resumePipeline, runPipeline } from '@orchestra/core';
+import { readCheckpoint } from '@orchestra/core/store';
 import { reply, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createModelBackend } from '../../src/backends/model-backend.js';

@@ -2,17 +2,16 @@ import { OrchestraError, isOrchestraError } from '@orchestra/core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   AgentTurnLimitError,
-  ArtifactSchemaError,
   CliAgentError,
   CliAgentTimeoutError,
   ConfigError,
   LlmProviderError,
   ModelConfigError,
   ProcessStartError,
-  SerializeError,
-  ToolRefusal,
   type LlmErrorCode,
 } from '../../src/index.js';
+import { ArtifactSchemaError, SerializeError } from '../../src/phases/index.js';
+import { ToolRefusal } from '../../src/agent.js';
 
 /** One of each error class @orchestra/llm throws, with the code and name it must keep. */
 const cases: { error: Error; code: LlmErrorCode; name: string; type: new (...args: never[]) => Error }[] = [

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { HumanMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
 import { dropConnection, httpError, reply, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
-import { isRetryableError, retryAfterOf } from '@orchestra/core';
+import { isRetryableError, retryAfterOf } from '@orchestra/core/handlers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LlmProviderError, describeProviderError, retryAfterFrom, type ProviderTarget } from '../../src/errors/provider-error.js';
 

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
-import { RunContext, type RunView, type StageStatus } from '@orchestra/core';
+import { RunContext, type StageStatus } from '@orchestra/core';
+import type { RunView } from '@orchestra/core/handlers';
 import { describe, expect, it } from 'vitest';
 import { CHARS_PER_TOKEN, PREAMBLE_TOKEN_BUDGETS, buildPreamble, type PreambleMode } from '../../src/fidelity/preamble.js';
 import { MAX_THREADS, ThreadSessions, compactHistory } from '../../src/fidelity/thread-sessions.js';

@@ -5,7 +5,7 @@ import { reply, startScriptedOpenAIServer, toolCall, type ScriptedOpenAIServer }
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createModelBackend } from '../../src/backends/model-backend.js';
 import { emptyConfig } from '../../src/config/index.js';
-import { INTERACTIVE_MODE_INSTRUCTIONS, INTERACTIVE_MODE_REMINDER, READY_TOOL } from '../../src/index.js';
+import { INTERACTIVE_MODE_INSTRUCTIONS, INTERACTIVE_MODE_REMINDER, READY_TOOL } from '../../src/phases/index.js';
 import { tempDir, useTempDirs } from '../helpers.js';
 
 useTempDirs();

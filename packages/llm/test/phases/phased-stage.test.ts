@@ -1,11 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadPipeline, loadPipelineFile, readCheckpoint, resumePipeline, runPipeline, type Graph } from '@orchestra/core';
+import { loadPipeline, loadPipelineFile, resumePipeline, runPipeline, type Graph } from '@orchestra/core';
+import { readCheckpoint } from '@orchestra/core/store';
 import { reply, startScriptedOpenAIServer, toolCall, type ScriptedOpenAIServer } from '@orchestra/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createModelBackend } from '../../src/backends/model-backend.js';
 import { emptyConfig } from '../../src/config/index.js';
-import { DIRECT_MODE_INSTRUCTIONS, READY_TOOL, SUMMARIZE_INSTRUCTION } from '../../src/index.js';
+import { DIRECT_MODE_INSTRUCTIONS, READY_TOOL, SUMMARIZE_INSTRUCTION } from '../../src/phases/index.js';
 import { tempDir, useTempDirs } from '../helpers.js';
 
 useTempDirs();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { artifactSchemaFromJson, parseSemanticChecks, runSemanticChecks, validateArtifact, type SemanticCheck } from '../../src/index.js';
+import { artifactSchemaFromJson, parseSemanticChecks, runSemanticChecks, validateArtifact, type SemanticCheck } from '../../src/phases/index.js';
 
 /** The context a beats phase sees: the thread design's artifact and the brainstorm. */
 const CONTEXT = {

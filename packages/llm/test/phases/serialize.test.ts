@@ -1,9 +1,9 @@
 import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { silentReporter } from '@orchestra/core';
+import { silentReporter } from '@orchestra/core/handlers';
 import { reply, startScriptedOpenAIServer, toolCall, type ScriptedOpenAIServer } from '@orchestra/testing';
-import { artifactSchemaFromJson, parseSemanticChecks, serializeArtifact, SerializeError, type SemanticCheck, type SerializeAttempt } from '../../src/index.js';
+import { artifactSchemaFromJson, parseSemanticChecks, serializeArtifact, SerializeError, type SemanticCheck, type SerializeAttempt } from '../../src/phases/index.js';
 
 let server: ScriptedOpenAIServer;
 beforeAll(async () => {

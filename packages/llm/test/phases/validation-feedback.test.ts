@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { artifactSchemaFromJson, artifactSchemaFromZod, ArtifactSchemaError, toolErrorFeedback, validateArtifact, validationFeedback } from '../../src/index.js';
+import { artifactSchemaFromJson, artifactSchemaFromZod, ArtifactSchemaError, toolErrorFeedback, validateArtifact, validationFeedback } from '../../src/phases/index.js';
 
 /** A DREAM-like artifact schema: the creative vision of a story. */
 const DREAM = artifactSchemaFromJson(

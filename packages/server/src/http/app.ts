@@ -1,7 +1,8 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { diagnosticToJson, loadPipeline, sortDiagnostics } from '@orchestra/core';
+import { loadPipeline } from '@orchestra/core';
+import { diagnosticToJson, sortDiagnostics } from '@orchestra/core/loader';
 import type { ServerRuns } from '../runs/server-runs.js';
 import { questionJson } from '../runs/run-summary.js';
 import { AllowedHosts, LOOPBACK_HOSTS } from './allowed-hosts.js';

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { CheckpointError, OrchestraError, RunLockedError, RunRefusal, RunUnreadableError, ValidationError, diagnosticToJson, sortDiagnostics, type Diagnostic } from '@orchestra/core';
+import { CheckpointError, OrchestraError, RunLockedError, RunRefusal, RunUnreadableError, ValidationError, type Diagnostic } from '@orchestra/core';
+import { diagnosticToJson, sortDiagnostics } from '@orchestra/core/loader';
 import { ApiError, type ErrorStatus } from './api-error.js';
 
 /** A JSON error: `{ "error": { "code", "message", ...details } }`. */

@@ -1,4 +1,5 @@
-import { findStartNodes, type Graph } from '@orchestra/core';
+import type { Graph } from '@orchestra/core';
+import { findStartNodes } from '@orchestra/core/loader';
 
 /** A compass point of a node, as Graphviz's `tailport` / `headport` take it. */
 export type Side = 'n' | 'e' | 's' | 'w';

@@ -1,4 +1,5 @@
-import { escapeControl, type Diagnostic, type Graph } from '@orchestra/core';
+import type { Diagnostic, Graph } from '@orchestra/core';
+import { escapeControl } from '@orchestra/core/loader';
 
 /** How one layout attribute's value is checked: the value to hand Graphviz, or `undefined` when it cannot be used. */
 interface LayoutRule {

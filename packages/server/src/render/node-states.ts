@@ -1,4 +1,5 @@
-import type { Checkpoint, Graph } from '@orchestra/core';
+import type { Graph } from '@orchestra/core';
+import type { Checkpoint } from '@orchestra/core/store';
 
 /** What a picture shows of a node's place in a run. */
 export type NodeState = 'pending' | 'completed' | 'failed' | 'current';

@@ -1,5 +1,6 @@
 import { instance, type Graph as VizGraph, type Viz } from '@viz-js/viz';
-import { nodeShape, resolveHandlerType, type Graph, type GraphNode } from '@orchestra/core';
+import type { Graph, GraphNode } from '@orchestra/core';
+import { nodeShape, resolveHandlerType } from '@orchestra/core/loader';
 import { edgeSides } from './edge-sides.js';
 import { pictureLayout } from './layout-attributes.js';
 import type { NodeState } from './node-states.js';

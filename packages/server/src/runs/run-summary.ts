@@ -1,5 +1,6 @@
 import { basename, dirname } from 'node:path';
-import { ConversationProgressSchema, type JsonValue, type PendingQuestion, type RunReport } from '@orchestra/core';
+import type { JsonValue, PendingQuestion, RunReport } from '@orchestra/core';
+import { ConversationProgressSchema } from '@orchestra/core/store';
 import type { ConversationJson, QuestionJson, RunSummary } from '../api-types.js';
 export type { ConversationJson, QuestionJson, RunSummary } from '../api-types.js';
 

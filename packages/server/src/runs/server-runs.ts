@@ -7,7 +7,6 @@ import {
   OrchestraError,
   guardedSetup,
   type BackendFactory,
-  type Checkpoint,
   type JsonValue,
   type RecordedRunOptions,
   type RunCatalogue,
@@ -16,6 +15,7 @@ import {
   type RunReport,
   type RunStanding,
 } from '@orchestra/core';
+import type { Checkpoint } from '@orchestra/core/store';
 import { isRunId } from './run-directories.js';
 import { questionJson, runSummary, type RunSummary } from './run-summary.js';
 

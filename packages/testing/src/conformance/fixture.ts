@@ -1,4 +1,5 @@
-import type { Awaitable, RunStore } from '@orchestra/core';
+import type { RunStore } from '@orchestra/core';
+import type { Awaitable } from '@orchestra/core/store';
 
 /**
  * A fresh store for one conformance case, with the hooks the suite needs to

@@ -1,13 +1,6 @@
-import {
-  RecordedAnswersInterviewer,
-  readPendingQuestions,
-  recordAnswer,
-  restore,
-  resumePipeline,
-  runPipeline,
-  type RunEvent,
-  type RunStore,
-} from '@orchestra/core';
+import { resumePipeline, runPipeline, type RunEvent, type RunStore } from '@orchestra/core';
+import { RecordedAnswersInterviewer, recordAnswer } from '@orchestra/core/human';
+import { readPendingQuestions, restore } from '@orchestra/core/store';
 import { expect, it } from 'vitest';
 import type { RunStoreFactory } from './fixture.js';
 import { withFixture } from './with-fixture.js';

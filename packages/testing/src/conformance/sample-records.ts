@@ -1,4 +1,4 @@
-import type { Checkpoint, JournalEntry, Manifest, ProcessRecord } from '@orchestra/core';
+import type { Checkpoint, JournalEntry, Manifest, ProcessRecord } from '@orchestra/core/store';
 
 /** A valid manifest for run `runId`. */
 export function sampleManifest(runId: string): Manifest {

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import { RunLockedError, processStartTime, type LeaseHolder, type RunLease } from '@orchestra/core';
+import { RunLockedError } from '@orchestra/core';
+import { processStartTime, type LeaseHolder, type RunLease } from '@orchestra/core/store';
 
 let ownStartTime: string | null | undefined;
 

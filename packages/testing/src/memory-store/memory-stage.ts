@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { checkStageFileName, openFileStream, type StageStore } from '@orchestra/core';
+import type { StageStore } from '@orchestra/core';
+import { checkStageFileName, openFileStream } from '@orchestra/core/store';
 
 function readIfThere(path: string): string | undefined {
   try {

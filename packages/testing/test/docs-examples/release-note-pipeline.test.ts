@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readCheckpoint, type RunEvent } from '@orchestra/core';
+import type { RunEvent } from '@orchestra/core';
+import { readCheckpoint } from '@orchestra/core/store';
 import { NETWORK_GUARD, httpError, reply, scriptConversation, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
 
 // The orchestra command (this repository's launcher; in your project, the installed one).
