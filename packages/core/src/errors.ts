@@ -16,7 +16,28 @@ const BRAND = Symbol.for('orchestra.error');
  *
  * @example
  * ```ts
- * if (isOrchestraError(error, 'ORCH_NO_BACKEND')) console.error(error.message);
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { isOrchestraError, loadPipeline, runPipeline } from '@orchestra/core';
+ *
+ * const { graph } = loadPipeline(`digraph Notes {
+ *   start [shape=Mdiamond]
+ *   exit  [shape=Msquare]
+ *   draft [prompt="Draft the notes"]
+ *   start -> draft -> exit
+ * }`);
+ * if (!graph) throw new Error('invalid pipeline');
+ * try {
+ *   // An LLM stage and no backend: refused before anything is written.
+ *   await runPipeline(graph, { logsRoot: join(mkdtempSync(join(tmpdir(), 'notes-')), 'run') });
+ * } catch (error) {
+ *   // With a code, the check narrows `error.code` to it.
+ *   if (isOrchestraError(error, 'ORCH_NO_BACKEND')) console.log(error.code, error.message);
+ *   else throw error;
+ * }
+ * // Prints:
+ * // ORCH_NO_BACKEND this pipeline has LLM stages (draft) but no backend runs them: pass a CodergenBackend to runPipeline (createModelBackend or createChatBackend from @orchestra/llm, or simulationBackend)
  * ```
  */
 export function isOrchestraError<Code extends string = string>(value: unknown, code?: Code): value is OrchestraError<Code> {

@@ -6,7 +6,47 @@ interface Base {
   at: string;
 }
 
-/** Every event a run emits (spec §9.6), discriminated by a namespaced `type`. */
+/**
+ * Every event a run emits (spec §9.6), discriminated by a namespaced `type`
+ * (docs/events.md lists them). `RunOptions.onEvent` hears each one as it
+ * happens; an {@link EventBus} passed as `RunOptions.events` gives them as an
+ * async iterator too.
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { loadPipeline, runPipeline, simulationBackend, type RunEvent } from '@orchestra/core';
+ *
+ * const { graph } = loadPipeline(`digraph Notes {
+ *   start [shape=Mdiamond]
+ *   exit  [shape=Msquare]
+ *   draft [prompt="Draft the notes"]
+ *   start -> draft -> exit
+ * }`);
+ * if (!graph) throw new Error('invalid pipeline');
+ * const seen = new Map<RunEvent['type'], number>();
+ * await runPipeline(graph, {
+ *   backend: simulationBackend,
+ *   logsRoot: join(mkdtempSync(join(tmpdir(), 'notes-')), 'run'),
+ *   onEvent: (event) => {
+ *     seen.set(event.type, (seen.get(event.type) ?? 0) + 1);
+ *     // The union narrows on `type`: each type has its own fields.
+ *     if (event.type === 'stage.completed') console.log(`${event.nodeId}: ${event.status}`);
+ *     if (event.type === 'edge.selected') console.log(`  -> ${event.to} (${event.reason})`);
+ *   },
+ * });
+ * console.log([...seen.keys()].filter((type) => type.startsWith('pipeline.')).join(' '));
+ * // Prints:
+ * // start: success
+ * //   -> draft (weight)
+ * // draft: success
+ * //   -> exit (weight)
+ * // exit: success
+ * // pipeline.started pipeline.completed
+ * ```
+ */
 export type RunEvent =
   | (Base & { type: 'pipeline.started'; pipeline: string; logsRoot: string; resumed: boolean; startNode: string })
   /** `usage`: tokens of the whole run (every process that ran it), when any LLM stage reported some. */

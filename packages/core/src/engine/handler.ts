@@ -177,6 +177,45 @@ export type BranchRunner = (startNode: string, context: RunContext, signal: Abor
  * means "read `status.json` from the stage directory" (the status-file
  * contract), and with `auto_status=true` a missing status counts as success.
  * A thrown error becomes a FAIL outcome (retried when it is transient).
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { createDefaultRegistry, loadPipeline, runPipeline, type Handler } from '@orchestra/core';
+ *
+ * // Bumps the `version` in the context; its node's `part` attribute says which part.
+ * const bump: Handler = {
+ *   execute({ node, context }) {
+ *     const [major = 0, minor = 0, patch = 0] = context.getString('version', '0.0.0').split('.').map(Number);
+ *     const next = node.attributes.part === 'minor' ? `${major}.${minor + 1}.0` : `${major}.${minor}.${patch + 1}`;
+ *     return { status: 'success', contextUpdates: { version: next }, notes: `version ${next}` };
+ *   },
+ *   // Asked of every node of this type before the run starts: a reason refuses the run.
+ *   cannotRun: (node) => (node.attributes.part ? undefined : `node ${node.id} has no part attribute`),
+ * };
+ *
+ * const registry = createDefaultRegistry().register('semver.bump', bump);
+ * const { graph } = loadPipeline(
+ *   `digraph Release {
+ *     start [shape=Mdiamond]
+ *     exit  [shape=Msquare]
+ *     bump  [type="semver.bump", part="minor"]
+ *     start -> bump -> exit
+ *   }`,
+ *   { knownHandlerTypes: registry.types() }, // else the lint rule type_known refuses the node
+ * );
+ * if (!graph) throw new Error('invalid pipeline');
+ * const result = await runPipeline(graph, {
+ *   registry,
+ *   initialContext: { version: '1.4.2' },
+ *   logsRoot: join(mkdtempSync(join(tmpdir(), 'release-')), 'run'),
+ * });
+ * console.log(result.status, result.context.version);
+ * // Prints:
+ * // success 1.5.0
+ * ```
  */
 export interface Handler {
   execute(input: HandlerInput): Promise<Outcome | undefined> | Outcome | undefined;

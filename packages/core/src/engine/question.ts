@@ -7,6 +7,7 @@ export const ANSWER_VALUES = ['YES', 'NO', 'SKIPPED', 'TIMEOUT'] as const;
 
 /** A choice offered to the human: accelerator key and label. */
 export const OptionSchema = z.object({ key: z.string(), label: z.string() });
+/** A choice offered to the human (`OptionSchema`). */
 export type Option = z.infer<typeof OptionSchema>;
 
 /** An answer (spec §6.3): `value` is an option key, free text, or one of {@link ANSWER_VALUES}. */
@@ -15,6 +16,7 @@ export const AnswerSchema = z.object({
   selectedOption: OptionSchema.optional(),
   text: z.string().optional(),
 });
+/** A human's answer (`AnswerSchema`): a value, the chosen option, free text. */
 export type Answer = z.infer<typeof AnswerSchema>;
 
 /** A question for the human (spec §6.2). */
@@ -30,6 +32,7 @@ export const QuestionSchema = z.object({
   default: AnswerSchema.optional(),
   metadata: z.record(z.string(), z.unknown()).default({}),
 });
+/** A question put to a human (`QuestionSchema`). */
 export type Question = z.infer<typeof QuestionSchema>;
 /** A question as callers write it (options and metadata optional). */
 export type QuestionInput = z.input<typeof QuestionSchema>;

@@ -10,6 +10,9 @@ import { createStageReporter, withSpentUsage } from './stage-reporter.js';
 /** How much of a response goes into the context as `last_response`. */
 export const LAST_RESPONSE_LENGTH = 200;
 
+/** The file in a stage where a manager loop leaves its instruction; the stage's prompt ends with it. */
+export const STEER_FILE = 'steer.md';
+
 /**
  * The LLM stage handler (spec §4.5): composes the prompt, writes `prompt.md`,
  * calls the backend (with the stage's fidelity and a reporter for streaming
@@ -19,9 +22,6 @@ export const LAST_RESPONSE_LENGTH = 200;
  * Refuses interactive nodes (`agent.mode="interactive"`): those need
  * `createLlmHandler` and a conversational backend.
  */
-/** The file in a stage where a manager loop leaves its instruction; the stage's prompt ends with it. */
-export const STEER_FILE = 'steer.md';
-
 export function createCodergenHandler(backend: CodergenBackend): Handler {
   return {
     async execute(input) {

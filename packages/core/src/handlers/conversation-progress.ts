@@ -3,6 +3,7 @@ import type { ConversationMessage } from './conversational-backend.js';
 
 /** One exchange of an interactive node: what the agent said and what the human answered. */
 export const ConversationTurnSchema = z.object({ agent: z.string(), human: z.string() });
+/** One exchange of an interactive node (`ConversationTurnSchema`). */
 export type ConversationTurn = z.infer<typeof ConversationTurnSchema>;
 
 /**
@@ -27,6 +28,7 @@ export const ConversationProgressSchema = z.object({
   /** What the backend's `finish` saved so far (a phased node: its summary and judged calls). */
   finish: z.unknown().optional(),
 });
+/** An interactive node's saved conversation (`ConversationProgressSchema`), its `node_progress`. */
 export type ConversationProgress = z.infer<typeof ConversationProgressSchema>;
 
 /** The conversation as messages: the prompt, then agent and human in turn, then the pending agent message. */

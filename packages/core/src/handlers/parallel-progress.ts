@@ -22,6 +22,7 @@ export const ParallelProgressSchema = z.object({
   format: z.literal('orchestra.parallel/1'),
   succeeded: z.record(z.string(), BranchResultSchema),
 });
+/** What a parallel node saves as its `node_progress` (`ParallelProgressSchema`). */
 export type ParallelProgress = z.infer<typeof ParallelProgressSchema>;
 
 /** The succeeded branches a parallel node saved, by index; none when there is nothing (usable) saved. */

@@ -2,6 +2,7 @@ import type { Question } from '../engine/question.js';
 
 /** The commands that end an interactive node's conversation: `/done` and `/approve` succeed, `/reject` fails. */
 export const CONVERSATION_COMMANDS = ['/done', '/approve', '/reject'] as const;
+/** A command that ends a conversation: one of `CONVERSATION_COMMANDS`. */
 export type ConversationCommand = (typeof CONVERSATION_COMMANDS)[number];
 
 /** `metadata.kind` of the questions an interactive node asks (one per agent message). */

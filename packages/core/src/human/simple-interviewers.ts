@@ -37,6 +37,35 @@ export function answerFromText(text: string, question: Question): Answer {
 /**
  * Answers from a prepared list, in order (spec §6.4); SKIPPED once it is
  * empty. The interviewer for pipeline tests and `--answers`.
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { QueueInterviewer, loadPipeline, runPipeline, simulationBackend } from '@orchestra/core';
+ *
+ * const { graph } = loadPipeline(`digraph Review {
+ *   start  [shape=Mdiamond]
+ *   exit   [shape=Msquare]
+ *   draft  [prompt="Draft the notes"]
+ *   review [shape=hexagon, label="Review the notes"]
+ *   start -> draft -> review
+ *   review -> exit  [label="[A] Approve"]
+ *   review -> draft [label="[R] Revise"]
+ * }`);
+ * if (!graph) throw new Error('invalid pipeline');
+ * // One answer per question, in order: an option's key or label, a target node's id, yes/no, free text.
+ * const interviewer = new QueueInterviewer(['R', 'Approve']);
+ * const result = await runPipeline(graph, {
+ *   backend: simulationBackend,
+ *   interviewer,
+ *   logsRoot: join(mkdtempSync(join(tmpdir(), 'review-')), 'run'),
+ * });
+ * console.log(result.status, result.completedNodes.join(' > '));
+ * // Prints:
+ * // success start > draft > review > draft > review > exit
+ * ```
  */
 export class QueueInterviewer implements Interviewer {
   private readonly queue: QueuedAnswer[];

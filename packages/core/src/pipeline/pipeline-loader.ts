@@ -117,7 +117,33 @@ export function createPipelineLoader(options: PipelineLoaderOptions = {}): Pipel
   return loader;
 }
 
-/** Loads DOT text with the built-in transforms and rules plus those in `options`. */
+/**
+ * Loads DOT text with the built-in transforms and rules plus those in
+ * `options`. Never throws on bad text: what is wrong comes back as
+ * diagnostics, each with its `file:line:col`.
+ *
+ * @example
+ * ```ts
+ * import { formatDiagnostic, loadPipeline } from '@orchestra/core';
+ *
+ * const loaded = loadPipeline(
+ *   `digraph Notes {
+ *     start [shape=Mdiamond]
+ *     exit  [shape=Msquare]
+ *     draft [prompt="Draft the release notes for $goal"]
+ *     start -> draft
+ *     draft -> exit [condition="outcome=sucess"]
+ *   }`,
+ *   { file: 'notes.dot' },
+ * );
+ * console.log(loaded.ok, [...(loaded.graph?.nodes.keys() ?? [])].join(' '));
+ * for (const diagnostic of loaded.diagnostics) console.log(formatDiagnostic(diagnostic, 'notes.dot'));
+ * // Prints:
+ * // true start exit draft
+ * // notes.dot:6:31: warning [condition_value] edge draft -> exit: outcome is never "sucess", so the clause "outcome=sucess" never holds
+ * //     fix: did you mean outcome=success?
+ * ```
+ */
 export function loadPipeline(source: string, options: PipelineLoaderOptions & { file?: string } = {}): LoadResult {
   return createPipelineLoader(options).load(source, options.file);
 }

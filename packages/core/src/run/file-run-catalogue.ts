@@ -22,6 +22,37 @@ function checkRunId(id: string): void {
  * A directory of run directories (`orchestra serve --runs-dir`,
  * `.orchestra/runs`, `<project>/runs`): run `id` is `<directory>/<id>`, a
  * {@link FileRunStore}. A directory counts as a run once it has its manifest.
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { FileRunCatalogue, loadPipeline, runPipeline, simulationBackend } from '@orchestra/core';
+ *
+ * const catalogue = new FileRunCatalogue(mkdtempSync(join(tmpdir(), 'runs-')));
+ * const { graph, source } = loadPipeline(`digraph Notes {
+ *   start [shape=Mdiamond]
+ *   exit  [shape=Msquare]
+ *   draft [prompt="Draft the notes"]
+ *   start -> draft -> exit
+ * }`);
+ * if (!graph) throw new Error('invalid pipeline');
+ *
+ * // A run's store: a new id (<time>-Notes) unless one is given.
+ * const store = await catalogue.create(graph.name, { id: 'notes-1' });
+ * await runPipeline(graph, { store, source, backend: simulationBackend });
+ *
+ * for (const run of await catalogue.list()) console.log(run.id, 'report' in run ? run.report.state : run.problem);
+ * const opened = await catalogue.open('notes-1');
+ * console.log(await (await opened.stage('draft')).read('response.md'));
+ * await catalogue.remove('notes-1');
+ * console.log((await catalogue.list()).length);
+ * // Prints:
+ * // notes-1 completed
+ * // [Simulated] Response for stage: draft
+ * // 0
+ * ```
  */
 export class FileRunCatalogue implements RunCatalogue {
   /** Ids handed out by {@link create} in this process, so two runs started at once get two. */

@@ -20,4 +20,5 @@ export const RecordedRunOptionsSchema = z.object({
   /** How phased LLM stages without agent.mode discuss (`-i` / `-I`, or the terminal check). */
   phased_mode: z.enum(['direct', 'interactive']).optional(),
 });
+/** How a run behaves, as its manifest records it (`run_options`) so that a resume continues it the same way. */
 export type RecordedRunOptions = z.infer<typeof RecordedRunOptionsSchema>;

@@ -21,6 +21,44 @@ export type { ResumeOptions } from './resume-run.js';
  * not give.
  *
  * @param run the run directory, or the store holding the run.
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { loadPipeline, resumePipeline, runPipeline, simulationBackend } from '@orchestra/core';
+ *
+ * const { graph, source } = loadPipeline(`digraph Notes {
+ *   start   [shape=Mdiamond]
+ *   exit    [shape=Msquare]
+ *   draft   [prompt="Draft the notes"]
+ *   publish [prompt="Publish them"]
+ *   start -> draft -> publish -> exit
+ * }`);
+ * if (!graph) throw new Error('invalid pipeline');
+ * const dir = join(mkdtempSync(join(tmpdir(), 'notes-')), 'run');
+ *
+ * // Stop the run once draft is done (Ctrl-C does the same to orchestra run).
+ * const stop = new AbortController();
+ * const first = await runPipeline(graph, {
+ *   backend: simulationBackend,
+ *   source,
+ *   logsRoot: dir,
+ *   signal: stop.signal,
+ *   onEvent: (event) => {
+ *     if (event.type === 'stage.completed' && event.nodeId === 'draft') stop.abort('enough for now');
+ *   },
+ * });
+ * console.log(first.status, first.completedNodes.join(' > '));
+ *
+ * // Later, from any process: the run goes on from where it stopped.
+ * const second = await resumePipeline(dir, { backend: simulationBackend });
+ * console.log(second.status, second.completedNodes.join(' > '));
+ * // Prints:
+ * // interrupted start > draft
+ * // success start > draft > publish > exit
+ * ```
  */
 export async function resumePipeline(run: string | RunStore, options: ResumeOptions = {}): Promise<RunResult> {
   const store = typeof run === 'string' ? new FileRunStore(run, { syncEveryNode: options.syncEveryNode ?? false }) : run;

@@ -21,6 +21,34 @@ function storeFor(graph: Graph, options: RunOptions, workdir: string): RunStore 
  * first node when the graph has errors, a node has no handler, or the store
  * already holds a run; afterwards a failing stage fails the run, it never
  * throws.
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { loadPipeline, runPipeline, simulationBackend } from '@orchestra/core';
+ *
+ * const { graph, source } = loadPipeline(`digraph Notes {
+ *   graph [goal="Release 1.4"]
+ *   start [shape=Mdiamond]
+ *   exit  [shape=Msquare]
+ *   draft [prompt="Draft the release notes for $goal"]
+ *   start -> draft -> exit
+ * }`);
+ * if (!graph) throw new Error('invalid pipeline');
+ * const result = await runPipeline(graph, {
+ *   backend: simulationBackend, // answers LLM stages without a model
+ *   source, // kept in the run directory, so that the run can be resumed
+ *   logsRoot: join(mkdtempSync(join(tmpdir(), 'notes-')), 'run'),
+ *   initialContext: { audience: 'users' },
+ * });
+ * console.log(result.status, result.completedNodes.join(' > '));
+ * console.log(result.context.last_response);
+ * // Prints:
+ * // success start > draft > exit
+ * // [Simulated] Response for stage: draft
+ * ```
  */
 export async function runPipeline(graph: Graph, options: RunOptions = {}): Promise<RunResult> {
   const registry = withSubPipelines(registryFor(options));

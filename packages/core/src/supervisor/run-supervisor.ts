@@ -37,6 +37,44 @@ const ENDED: ReadonlySet<string> = new Set(['completed', 'failed', 'restarted'])
  * answered, parked, or asked by an interviewer the caller gives. Refusals
  * are {@link RunRefusal}s (and the engine's `OrchestraError`s) with stable
  * codes; a run whose records cannot be read is a {@link RunUnreadableError}.
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { FileRunCatalogue, RunSupervisor } from '@orchestra/core';
+ *
+ * // Runs kept in a directory; simulated runs get the simulation backend (the default setup).
+ * const supervisor = new RunSupervisor({ catalogue: new FileRunCatalogue(mkdtempSync(join(tmpdir(), 'runs-'))) });
+ * const source = `digraph Review {
+ *   start  [shape=Mdiamond]
+ *   exit   [shape=Msquare]
+ *   draft  [prompt="Draft the notes"]
+ *   review [shape=hexagon, label="Review the notes"]
+ *   start -> draft -> review
+ *   review -> exit  [label="[A] Approve"]
+ *   review -> draft [label="[R] Revise"]
+ * }`;
+ *
+ * // Park at the first question (the default, 'hold', keeps it waiting for answer() in this process).
+ * const run = await supervisor.start({ source, options: { simulate: true } }, { questions: 'park' });
+ * console.log((await run.done).status);
+ * const [question] = await supervisor.questions(run.id);
+ * console.log(question?.source, question?.question.text);
+ *
+ * // Answer it (any process may, later), then resume the run here.
+ * await supervisor.answer(run.id, question?.id, 'A', { resume: false });
+ * const resumed = await supervisor.resume(run.id);
+ * const result = await resumed.done;
+ * console.log(result.status, result.completedNodes.join(' > '));
+ * console.log((await supervisor.view(run.id)).report.state);
+ * // Prints:
+ * // parked
+ * // parked Review the notes
+ * // success start > draft > review > exit
+ * // completed
+ * ```
  */
 export class RunSupervisor {
   private readonly active = new Map<string, ActiveRun>();

@@ -126,6 +126,7 @@ export const PendingQuestionsSchema = z.object({
   format: z.literal('orchestra.pending/1'),
   questions: z.array(z.object({ id: z.string(), asked_at: z.string(), question: QuestionSchema })),
 });
+/** A parked run's `pending-questions.json` (`PendingQuestionsSchema`). */
 export type PendingQuestions = z.infer<typeof PendingQuestionsSchema>;
 
 /** `answers.json`: answers recorded for a parked run (by `orchestra answer`), by question id. */
@@ -133,6 +134,7 @@ export const RecordedAnswersSchema = z.object({
   format: z.literal('orchestra.answers/1'),
   answers: z.record(z.string(), AnswerSchema),
 });
+/** A parked run's `answers.json` (`RecordedAnswersSchema`). */
 export type RecordedAnswers = z.infer<typeof RecordedAnswersSchema>;
 
 /**
@@ -148,6 +150,7 @@ export const ProcessRecordSchema = z.object({
   node: z.string(),
   command: z.string(),
 });
+/** A running tool command's process group, as a store records it (`ProcessRecordSchema`). */
 export type ProcessRecord = z.infer<typeof ProcessRecordSchema>;
 
 /** The owner of a run (the process holding its lease). */
@@ -158,4 +161,5 @@ export const LeaseHolderSchema = z.object({
   start_time: z.string().nullable(),
   acquired_at: z.string(),
 });
+/** Who holds a run's lease (`LeaseHolderSchema`). */
 export type LeaseHolder = z.infer<typeof LeaseHolderSchema>;
