@@ -116,6 +116,12 @@ describe('installable packages', () => {
     const packed = JSON.parse(readFileSync(join(core, 'package/package.json'), 'utf8'));
     expect(packed.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
     expect(existsSync(join(core, 'package/dist/index.d.ts'))).toBe(true);
+    // Every entry point is in the tarball, each pointing into dist/.
+    expect(Object.keys(packed.exports)).toEqual(['.', './loader', './store', './handlers', './human']);
+    for (const target of Object.values(packed.exports) as { types: string; import: string }[]) {
+      expect(existsSync(join(core, 'package', target.types)), target.types).toBe(true);
+      expect(existsSync(join(core, 'package', target.import)), target.import).toBe(true);
+    }
     expect(existsSync(join(core, 'package/src'))).toBe(false);
     expect(existsSync(join(core, 'package/dist/.tsbuildinfo'))).toBe(false);
     expect(JSON.stringify(packed)).not.toContain('workspace:');
@@ -194,7 +200,7 @@ describe('installable packages', () => {
     expect(realpathSync(join(project, 'node_modules/@orchestra/core'))).toContain(join(project, 'node_modules/.pnpm'));
 
     const out = run(process.execPath, ['consumer.mjs'], { cwd: project });
-    expect(JSON.parse(out)).toEqual({ status: 'success', nodes: ['start', 'plan', 'review', 'plan', 'review', 'exit'], loaderOk: true, llm: 'function' });
+    expect(JSON.parse(out)).toEqual({ status: 'success', nodes: ['start', 'plan', 'review', 'plan', 'review', 'exit'], loaderOk: true, restored: 'completed', llm: 'function', agentTools: 6 });
 
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     const checked = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8' });

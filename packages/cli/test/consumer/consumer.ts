@@ -1,6 +1,7 @@
 // A TypeScript consumer of the installed packages, type-checked with
 // `tsc --noEmit` against their .d.ts files (module NodeNext, strict).
 import { QueueInterviewer, loadPipeline, runPipeline, simulationBackend, type RunResult } from '@orchestra/core';
+import type { Checkpoint } from '@orchestra/core/store';
 import type { ModelBackendOptions } from '@orchestra/llm';
 import { MemoryRunStore } from '@orchestra/testing';
 
@@ -22,3 +23,5 @@ export const wrongStatus: RunResult['status'] = 'finished-ish';
 export const wrongQueue = new QueueInterviewer(42);
 // @ts-expect-error options of the model backend have no such field
 export const wrongOptions: ModelBackendOptions = { notAnOption: true };
+// @ts-expect-error a checkpoint's status is one of the run statuses (types from a subpath entry)
+export const wrongCheckpoint: Checkpoint['status'] = 'finished-ish';
