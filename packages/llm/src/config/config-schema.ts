@@ -41,7 +41,7 @@ export const ModelAliasSchema = z.strictObject({
   max_tokens: integerField(1).optional(),
 }, { error: 'expected a mapping like { model: gpt-5.2, provider: openai }' });
 
-/** `defaults`. */
+/** `defaults`: the model, provider and backend of stages that name none. */
 export const DefaultsConfigSchema = z.strictObject({
   model: nameField('a model alias or id').optional(),
   provider: nameField('a provider name').optional(),
