@@ -68,6 +68,7 @@ export { isRunDirectory, readCheckpoint, readJournal, readManifest } from './run
 export { defaultLogsRoot, newRunId, restartDirectory } from './run/file-run-store.js';
 export { checkStageFileName, openFileStage, openFileStream } from './run/file-stage-store.js';
 export { readRunReport } from './run/run-report.js';
+export { listRuns } from './run/list-runs.js';
 
 // Who holds a lease.
 export { isProcessAlive, processStartTime } from './os/process-identity.js';

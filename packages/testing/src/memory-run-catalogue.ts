@@ -1,5 +1,5 @@
 import { OrchestraError, RunLockedError, type CreateRunOptions, type RunCatalogue, type RunListing } from '@orchestra/core';
-import { isProcessAlive, newRunId, readRunReport } from '@orchestra/core/store';
+import { isProcessAlive, listRuns, newRunId } from '@orchestra/core/store';
 import { MemoryRunStore } from './memory-run-store.js';
 
 /**
@@ -40,19 +40,8 @@ export class MemoryRunCatalogue implements RunCatalogue {
     return store;
   }
 
-  async list(): Promise<RunListing[]> {
-    const out: (RunListing & { started: string })[] = [];
-    for (const [id, store] of this.all()) {
-      if (!store.exists()) continue;
-      try {
-        const report = await readRunReport(store);
-        out.push({ id, report, started: report.manifest.started_at });
-      } catch (error) {
-        out.push({ id, problem: error instanceof Error ? error.message : String(error), started: '' });
-      }
-    }
-    out.sort((a, b) => b.started.localeCompare(a.started) || b.id.localeCompare(a.id));
-    return out.map(({ started: _started, ...listing }) => listing);
+  list(): Promise<RunListing[]> {
+    return listRuns(this.all().filter(([, store]) => store.exists()));
   }
 
   remove(id: string): void {

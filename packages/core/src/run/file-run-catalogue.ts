@@ -6,7 +6,7 @@ import { isProcessAlive } from '../os/process-identity.js';
 import { checkStageFileName } from './file-stage-store.js';
 import { FileRunStore, newRunId, type FileRunStoreOptions } from './file-run-store.js';
 import type { CreateRunOptions, RunCatalogue, RunListing } from './run-catalogue.js';
-import { readRunReport } from './run-report.js';
+import { listRuns } from './list-runs.js';
 import { RUN_FILES } from './run-files.js';
 
 /** Refuses an id that cannot name a run directory in the catalogue (one path segment). */
@@ -88,18 +88,8 @@ export class FileRunCatalogue implements RunCatalogue {
     return store;
   }
 
-  async list(): Promise<RunListing[]> {
-    const out: (RunListing & { started: string })[] = [];
-    for (const id of this.ids()) {
-      try {
-        const report = await readRunReport(this.store(id));
-        out.push({ id, report, started: report.manifest.started_at });
-      } catch (error) {
-        out.push({ id, problem: error instanceof Error ? error.message : String(error), started: '' });
-      }
-    }
-    out.sort((a, b) => b.started.localeCompare(a.started) || b.id.localeCompare(a.id));
-    return out.map(({ started: _started, ...listing }) => listing);
+  list(): Promise<RunListing[]> {
+    return listRuns(this.ids().map((id) => [id, this.store(id)] as const));
   }
 
   remove(id: string): void {
