@@ -129,7 +129,14 @@ describe('resume refuses a run whose records were changed after they were writte
   });
 });
 
-describe('a checkpoint the journal does not record as such is still accepted when the engine wrote it', () => {
+describe('checkpoints the engine wrote are accepted, also where they differ from the journal in form', () => {
+  it('a checkpoint of an earlier build, which listed a zero for every node in node_retries, resumes', async () => {
+    const dir = await interruptedAtB();
+    rewriteCheckpoint(dir, { node_retries: { start: 0, a: 0 } });
+    const resumed = await resumePipeline(dir, { registry: registryWith({ s: succeed }) });
+    expect(resumed).toMatchObject({ status: 'success', completedNodes: ['start', 'a', 'b', 'c', 'exit'] });
+  });
+
   /** g is a goal gate that fails the first time and goes on to the exit, which sends the run back to the graph's retry target `fix` (a jump no journal entry records). */
   const GATED = dot(
     ['  fix [type="s"]', '  g [type="s", goal_gate=true]', '  start -> fix -> g', '  g -> exit [condition="outcome=fail"]', '  g -> exit'].join('\n'),

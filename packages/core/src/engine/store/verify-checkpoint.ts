@@ -58,7 +58,9 @@ export function verifyCheckpoint(checkpoint: Checkpoint, entries: readonly Journ
   if (checkpoint.current_node !== replay.currentNode) throw mismatch('current_node', checkpoint.current_node, replay.currentNode);
   if (checkpoint.total_retries !== replay.totalRetries) throw mismatch('total_retries', checkpoint.total_retries, replay.totalRetries);
   if (!sameRecord(checkpoint.node_outcomes, replay.nodeOutcomes)) throw mismatch('node_outcomes', checkpoint.node_outcomes, replay.nodeOutcomes);
-  if (!sameRecord(checkpoint.node_retries, replay.nodeRetries)) throw mismatch('node_retries', checkpoint.node_retries, replay.nodeRetries);
+  // Earlier builds wrote a key per node, zeros included: a zero is the same as no key.
+  const retries = Object.fromEntries(Object.entries(checkpoint.node_retries).filter(([, n]) => n !== 0));
+  if (!sameRecord(retries, replay.nodeRetries)) throw mismatch('node_retries', checkpoint.node_retries, replay.nodeRetries);
   if (ENDED.has(replay.status)) {
     // The journal ended the run here: the checkpoint must say so, the same way.
     if (checkpoint.status !== replay.status) throw mismatch('status', checkpoint.status, replay.status);
