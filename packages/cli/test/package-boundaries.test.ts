@@ -62,3 +62,20 @@ describe('package boundaries', () => {
     ]);
   });
 });
+
+/**
+ * Runs are kept through a store a catalogue or the composition root chose:
+ * nothing but the file store's own modules turns a path into a
+ * `FileRunStore` (benchmarks, which time that store, aside).
+ */
+describe('storage through the store', () => {
+  const ALLOWED = ['packages/core/src/run/file-run-store.ts', 'packages/core/src/run/run-directory-store.ts'];
+
+  it('`new FileRunStore` is written only in the file store and runDirectoryStore', () => {
+    const files = readdirSync(PACKAGES)
+      .filter((name) => name !== 'bench')
+      .flatMap((name) => codeFiles(join(PACKAGES, name, 'src')).map((file) => relative(ROOT, file)));
+    const naming = files.filter((file) => /\bnew\s+FileRunStore\s*\(/.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(naming.sort()).toEqual(ALLOWED);
+  });
+});

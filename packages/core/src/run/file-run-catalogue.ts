@@ -4,7 +4,8 @@ import { OrchestraError } from '../errors.js';
 import { RunLockedError } from '../engine/store/store-errors.js';
 import { isProcessAlive } from '../os/process-identity.js';
 import { checkStageFileName } from './file-stage-store.js';
-import { FileRunStore, newRunId, type FileRunStoreOptions } from './file-run-store.js';
+import { newRunId, type FileRunStore, type FileRunStoreOptions } from './file-run-store.js';
+import { runDirectoryStore } from './run-directory-store.js';
 import type { CreateRunOptions, RunCatalogue, RunListing } from './run-catalogue.js';
 import { listRuns } from './list-runs.js';
 import { RUN_FILES } from './run-files.js';
@@ -112,6 +113,7 @@ export class FileRunCatalogue implements RunCatalogue {
   }
 
   private store(id: string): FileRunStore {
-    return new FileRunStore(join(this.location, id), this.options);
+    return runDirectoryStore(join(this.location, id), this.options);
   }
 }
+

@@ -9,7 +9,7 @@ import { parsePipelineSource } from '../dot/parse-pipeline-source.js';
 import { exitGateJump } from '../engine/decide.js';
 import type { Graph } from '../graph/model.js';
 import type { RunStore } from '../engine/store/run-store.js';
-import { FileRunStore } from './file-run-store.js';
+import { runDirectoryStore } from './run-directory-store.js';
 
 /**
  * Where a run stands, as `orchestra status` reports it:
@@ -63,7 +63,7 @@ async function pipelineGraph(store: RunStore, manifest: Manifest): Promise<Graph
  * would refuse.
  */
 export async function readRunReport(run: string | RunStore): Promise<RunReport> {
-  const store = typeof run === 'string' ? new FileRunStore(run) : run;
+  const store = typeof run === 'string' ? runDirectoryStore(run) : run;
   const root = store.location;
   const manifest = await store.readManifest();
   const checkpoint = await store.readCheckpoint();

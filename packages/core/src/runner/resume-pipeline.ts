@@ -1,7 +1,7 @@
 import type { RunResult } from '../engine/run-result.js';
 import type { RunStore } from '../engine/store/run-store.js';
 import { withSubPipelines } from '../handlers/default-registry.js';
-import { FileRunStore } from '../run/file-run-store.js';
+import { runDirectoryStore } from '../run/run-directory-store.js';
 import { createChildRunner } from './child-runner.js';
 import { registryFor } from './run-options.js';
 import { resumeStoredRun, type ResumeOptions } from './resume-run.js';
@@ -61,7 +61,7 @@ export type { ResumeOptions } from './resume-run.js';
  * ```
  */
 export async function resumePipeline(run: string | RunStore, options: ResumeOptions = {}): Promise<RunResult> {
-  const store = typeof run === 'string' ? new FileRunStore(run, { syncEveryNode: options.syncEveryNode ?? false }) : run;
+  const store = typeof run === 'string' ? runDirectoryStore(run, { syncEveryNode: options.syncEveryNode ?? false }) : run;
   const registry = withSubPipelines(registryFor(options));
   return resumeStoredRun(store, { ...options, registry }, createChildRunner(registry));
 }

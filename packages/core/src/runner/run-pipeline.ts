@@ -3,7 +3,8 @@ import { startRun } from '../engine/run-engine.js';
 import type { RunResult } from '../engine/run-result.js';
 import { planRun } from '../engine/plan.js';
 import type { RunStore } from '../engine/store/run-store.js';
-import { FileRunStore, defaultLogsRoot } from '../run/file-run-store.js';
+import { defaultLogsRoot } from '../run/file-run-store.js';
+import { runDirectoryStore } from '../run/run-directory-store.js';
 import { withSubPipelines } from '../handlers/default-registry.js';
 import { createChildRunner } from './child-runner.js';
 import { engineOptions, openEvents, registryFor, type RunOptions } from './run-options.js';
@@ -11,7 +12,7 @@ import { engineOptions, openEvents, registryFor, type RunOptions } from './run-o
 /** The store a new run goes in: the given one, else a run directory. */
 function storeFor(graph: Graph, options: RunOptions, workdir: string): RunStore {
   if (options.store) return options.store;
-  return new FileRunStore(options.logsRoot ?? defaultLogsRoot(graph.name, workdir), { syncEveryNode: options.syncEveryNode ?? false });
+  return runDirectoryStore(options.logsRoot ?? defaultLogsRoot(graph.name, workdir), { syncEveryNode: options.syncEveryNode ?? false });
 }
 
 /**
