@@ -74,3 +74,69 @@ export interface DiagnosticJson {
   edge: { from: string; to: string } | null;
   fix: string | null;
 }
+
+/** Tokens a model call (or several) used. */
+export interface UsageJson {
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+}
+
+/** One tool call of a conference's chief: a line of `<node>/receipts.jsonl`. */
+export interface ReceiptJson {
+  /** `rcpt_` and 16 hex digits; what roles cite in their `Evidence:` line. */
+  receipt_id: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  status: string;
+  /** The tool's full result text. */
+  payload: string;
+  /** SHA-256 (hex) of `payload` as UTF-8. */
+  sha256: string;
+  at: string;
+}
+
+/** How a role's part in a conference ended. */
+export type ConferenceRoleStatus = 'answered' | 'abstained' | 'ungrounded';
+
+/** A role's part in a conference (`roles[]` of `conference.json`). */
+export interface ConferenceRoleJson {
+  role: string;
+  tier: string;
+  evidence_rule?: string;
+  model?: string;
+  status: ConferenceRoleStatus;
+  /** The role's final reply, as it wrote it. */
+  reply: string;
+  /** The reply's `Evidence:` line; absent when the role abstained. */
+  evidence_line?: string;
+  /** Why it abstained, or why its reply is ungrounded; absent when it answered. */
+  reason?: string;
+  /** Replies refused before the final one, each with why. */
+  rejections?: { reply: string; reason: string }[];
+  calls?: number;
+  usage?: UsageJson;
+  duration_ms?: number;
+}
+
+/** A conference stage's record: `<node>/conference.json` (format `orchestra.conference/1`). */
+export interface ConferenceJson {
+  format: 'orchestra.conference/1';
+  node_id: string;
+  question: string;
+  chief?: { model?: string; reply?: string; calls?: number; receipts?: string[]; usage?: UsageJson };
+  /** The receipts the chief gathered (as in `receipts.jsonl`). */
+  evidence: ReceiptJson[];
+  /** In the order of the node's `conference.roles`. */
+  roles: ConferenceRoleJson[];
+  quorum?: number;
+  answered?: number;
+  status?: 'success' | 'fail';
+}
+
+/** `GET /pipelines/{id}/stages/{node}/conference`: the stage's record and its receipts. */
+export interface ConferenceStageJson {
+  conference: ConferenceJson;
+  /** The lines of `<node>/receipts.jsonl`, in order (none when the file is missing). */
+  receipts: ReceiptJson[];
+}

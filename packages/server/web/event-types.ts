@@ -33,6 +33,9 @@ export const RUN_EVENT_TYPES = [
   'conversation.ended',
   'llm.response',
   'agent.tool_call',
+  'conference.role.started',
+  'conference.role.rejected',
+  'conference.role.completed',
   'message',
 ] as const;
 

@@ -81,6 +81,12 @@ export function eventSummary(event: StreamEvent): string {
       return `${text(d.nodeId)}: ${text(d.model)} in ${duration(d.durationMs)}`;
     case 'agent.tool_call':
       return `${text(d.nodeId)}: ${text(d.tool)} ${text(d.status)}${d.detail ? ` ${short(d.detail, 80)}` : ''}`;
+    case 'conference.role.started':
+      return `${text(d.nodeId)}: ${text(d.role)} (${text(d.tier)}) takes part`;
+    case 'conference.role.rejected':
+      return `${text(d.nodeId)}: ${text(d.role)}'s answer sent back: ${short(d.reason, 100)}${d.final ? ' (final: ungrounded)' : ''}`;
+    case 'conference.role.completed':
+      return `${text(d.nodeId)}: ${text(d.role)} ${text(d.status)} in ${duration(d.durationMs)}`;
     case 'goal_gate.unsatisfied':
       return `${text(d.nodeId)} unsatisfied${d.retryTarget ? `, retry at ${text(d.retryTarget)}` : ''}`;
     default: {

@@ -11,6 +11,7 @@ import { apiErrorOf, errorResponse, jsonBody, parseInput } from './errors.js';
 import { DEFAULT_MAX_STREAM_QUEUE_BYTES, eventStream, HEARTBEAT_MS } from './event-stream.js';
 import { guardChanges, guardHost } from './request-guard.js';
 import { runPicture } from './run-picture.js';
+import { stageConference } from './stage-conference.js';
 import { AnswerBodySchema, DEFAULT_MAX_BODY_BYTES, LastEventIdSchema, PathIdSchema, StartRunBodySchema, ValidateBodySchema } from './schemas.js';
 import { webRoutes } from './web-routes.js';
 
@@ -117,6 +118,7 @@ export function createApp(runs: ServerRuns, options: AppOptions = {}): Hono {
     const summary = await runs.report(idParam(c));
     return c.json({ context: summary.restored.context });
   });
+  app.get('/pipelines/:id/stages/:node/conference', async (c) => c.json(await stageConference(runs, idParam(c), idParam(c, 'node'))));
 
   webRoutes(app, options.webDir, options.token !== undefined);
   return app;
