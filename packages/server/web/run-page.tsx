@@ -1,5 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiFailure, getJson, getText, postJson, runPath } from './api.js';
+import { ConferencePanel } from './conference-panel.js';
+import { conferenceStages } from './conference-stages.js';
 import { ConversationView } from './conversation.js';
 import { EventLog } from './event-log.js';
 import { changesPicture, changesSummary } from './event-types.js';
@@ -109,6 +111,9 @@ export function RunPage({ id }: { id: string }) {
     if (changesPicture(type) || type === 'end') refreshPicture();
     if (type === 'checkpoint.saved' || type === 'end' || type.startsWith('pipeline.')) setTick((t) => t + 1);
   });
+
+  // The conference stages the events name so far: read again when events arrive (not for streamed text).
+  const conferences = useMemo(() => conferenceStages(stream.events), [stream.events, stream.events.length]);
 
   useEffect(() => {
     document.title = summary ? `${summary.pipeline} (${summary.state}) · orchestra` : 'Run · orchestra';
@@ -233,6 +238,9 @@ export function RunPage({ id }: { id: string }) {
           <EventLog events={stream.events} version={stream.version} status={stream.status} />
         </section>
       </div>
+      {conferences.map((c) => (
+        <ConferencePanel key={c.nodeId} runId={id} nodeId={c.nodeId} updates={c.updates} roles={c.roles} />
+      ))}
       <div class="run-data">
         <JsonPanel title="Context" path={runPath(id, '/context')} pick="context" tick={tick} />
         <JsonPanel title="Checkpoint" path={runPath(id, '/checkpoint')} pick="checkpoint" tick={tick} />

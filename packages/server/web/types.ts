@@ -4,7 +4,17 @@
  * type-checked for the browser without Node), and the page's event type.
  */
 
-export type { ConversationJson, DiagnosticJson, QuestionJson, RunListEntry, RunSummary } from '../src/api-types.js';
+export type {
+  ConferenceJson,
+  ConferenceRoleJson,
+  ConferenceStageJson,
+  ConversationJson,
+  DiagnosticJson,
+  QuestionJson,
+  ReceiptJson,
+  RunListEntry,
+  RunSummary,
+} from '../src/api-types.js';
 export type QuestionType = import('../src/api-types.js').QuestionJson['type'];
 
 /** A run event as the stream delivers it (`id` only for recorded events). */

@@ -2,7 +2,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, ServerRuns } from '../../src/index.js';
-import { RECEIPTS, ROLES, QUESTION, writeConferenceRun } from '../support/conference-run.js';
+import { RECEIPTS, ROLES, QUESTION, writeConferenceRun, writeConferenceRunUnderWay } from '../support/conference-run.js';
 import { tempRunsDir } from '../support/test-server.js';
 
 let runsDir: string | undefined;
@@ -77,6 +77,18 @@ describe('GET /pipelines/{id}/stages/{node}/conference', () => {
     const foreign = await get('/pipelines/scene-review/stages/review/conference');
     expect(foreign.status).toBe(422);
     expect(foreign.body.error.message).toMatch(/review\/conference\.json is not a conference record \(format: /);
+  });
+
+  it('404 while the conference is under way (no conference.json yet), the record once the stage wrote it', async () => {
+    const { get } = conferenceApp();
+    const run = writeConferenceRunUnderWay(runsDir!, 'live');
+    const before = await get('/pipelines/live/stages/review/conference');
+    expect(before.status).toBe(404);
+    expect(before.body.error.message).toBe('stage review of run live has no conference record');
+    run.finish();
+    const after = await get('/pipelines/live/stages/review/conference');
+    expect(after.status).toBe(200);
+    expect(after.body.conference.roles.map((r: { status: string }) => r.status)).toEqual(['answered', 'abstained', 'ungrounded']);
   });
 
   it('leaves out a receipt line cut short at the end of receipts.jsonl (the chief was writing it)', async () => {

@@ -4,10 +4,14 @@
  * `start -> draft -> review -> exit` (`fix` not reached), where `review` is `type="conference"`
  * with two receipts and three roles (answered, abstained, ungrounded after a
  * rejection). No engine and no model: the server reads it as any run.
+ * {@link writeConferenceRunUnderWay} writes the same run while `review` is
+ * running, held by this process, and finishes it on demand.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { processStartTime } from '@orchestra/core/store';
 
 export const CONFERENCE_PIPELINE = `digraph SceneReview {
   goal="Check scene 2 against the canon"
@@ -140,33 +144,66 @@ function status(notes: string, context_updates: Record<string, unknown> = {}) {
   return { outcome: 'success', preferred_label: '', suggested_next_ids: [], context_updates, notes };
 }
 
-/** Writes the run into `<runsDir>/<id>` and returns its directory. */
-export function writeConferenceRun(runsDir: string, id = 'scene-review'): string {
-  const dir = join(runsDir, id);
-  const write = (name: string, text: string) => {
+const DRAFT_RESPONSE = 'Scene 2: Mara climbs to the lighthouse; her brother waves from the door.';
+const CONFERENCE_CONTEXT = {
+  'conference.critic.status': 'answered',
+  'conference.critic.reply': ROLES[0]!.reply,
+  'conference.continuity.status': 'abstained',
+  'conference.continuity.reply': ROLES[1]!.reply,
+  'conference.editor.status': 'ungrounded',
+  'conference.editor.reply': ROLES[2]!.reply,
+  'conference.answered': 1,
+  last_stage: 'review',
+  last_response: ROLES[0]!.reply,
+};
+const JOURNAL = [
+  { seq: 1, node: 'start', status: 'success', retries: 0, context: { current_node: 'start', outcome: 'success' }, next: 'draft' },
+  { seq: 2, node: 'draft', status: 'success', retries: 0, context: { current_node: 'draft', last_stage: 'draft', last_response: DRAFT_RESPONSE, outcome: 'success' }, next: 'review' },
+  { seq: 3, node: 'review', status: 'success', retries: 0, context: { current_node: 'review', ...CONFERENCE_CONTEXT, outcome: 'success' }, next: 'exit', usage: usage(730, 162) },
+  { seq: 4, node: 'exit', status: 'success', retries: 0, context: { current_node: 'exit', outcome: 'success' }, next: null, end: 'completed' },
+];
+
+/** checkpoint.json after `journal_seq` journal lines: running at `review` (2) or completed (4). */
+function checkpoint(seq: 2 | 4): string {
+  const done = seq === 4;
+  const completed = ['start', 'draft', 'review', 'exit'].slice(0, seq);
+  return `${JSON.stringify({
+    format: 'orchestra.checkpoint/1',
+    timestamp: done ? '2026-11-27T01:02:06.500Z' : '2026-11-27T01:02:02.000Z',
+    status: done ? 'completed' : 'running',
+    current_node: completed.at(-1),
+    next_node: done ? null : 'review',
+    completed_nodes: completed,
+    node_retries: {},
+    node_outcomes: Object.fromEntries(completed.map((n) => [n, 'success'])),
+    total_retries: 0,
+    context: { 'graph.goal': 'Check scene 2 against the canon', ...Object.assign({}, ...JOURNAL.slice(0, seq).map((j) => j.context)) },
+    logs: [],
+    journal_seq: seq,
+    failure_reason: null,
+    restarted_to: null,
+    node_progress: {},
+    ...(done ? { token_usage: usage(730, 162) } : {}),
+  })}\n`;
+}
+
+/** The run's events while `review` waits for its last role (the critic has answered, the editor not yet), and the rest. */
+function eventsSplit(dir: string): [Record<string, unknown>[], Record<string, unknown>[]] {
+  const all = events(dir);
+  const cut = all.findIndex((e) => e.type === 'conference.role.completed' && e.role === 'critic') + 1;
+  return [all.slice(0, cut), all.slice(cut)];
+}
+
+function writer(dir: string) {
+  return (name: string, text: string) => {
     mkdirSync(join(dir, name, '..'), { recursive: true });
     writeFileSync(join(dir, name), text);
   };
-  const draftResponse = 'Scene 2: Mara climbs to the lighthouse; her brother waves from the door.';
-  const conferenceContext = {
-    'conference.critic.status': 'answered',
-    'conference.critic.reply': ROLES[0]!.reply,
-    'conference.continuity.status': 'abstained',
-    'conference.continuity.reply': ROLES[1]!.reply,
-    'conference.editor.status': 'ungrounded',
-    'conference.editor.reply': ROLES[2]!.reply,
-    'conference.answered': 1,
-    last_stage: 'review',
-    last_response: ROLES[0]!.reply,
-  };
-  const journal = [
-    { seq: 1, node: 'start', status: 'success', retries: 0, context: { current_node: 'start', outcome: 'success' }, next: 'draft' },
-    { seq: 2, node: 'draft', status: 'success', retries: 0, context: { current_node: 'draft', last_stage: 'draft', last_response: draftResponse, outcome: 'success' }, next: 'review' },
-    { seq: 3, node: 'review', status: 'success', retries: 0, context: { current_node: 'review', ...conferenceContext, outcome: 'success' }, next: 'exit', usage: usage(730, 162) },
-    { seq: 4, node: 'exit', status: 'success', retries: 0, context: { current_node: 'exit', outcome: 'success' }, next: null, end: 'completed' },
-  ];
-  const context = { 'graph.goal': 'Check scene 2 against the canon', current_node: 'exit', outcome: 'success', ...conferenceContext };
+}
 
+/** The run up to `review` under way: its receipts gathered, two roles done, the third working; no conference.json yet. */
+function writeUnderWay(dir: string, id: string): void {
+  const write = writer(dir);
   write('pipeline.dot', CONFERENCE_PIPELINE);
   write(
     'manifest.json',
@@ -184,38 +221,53 @@ export function writeConferenceRun(runsDir: string, id = 'scene-review'): string
       initial_context: {},
     }),
   );
-  write('journal.jsonl', lines(journal));
-  write(
-    'checkpoint.json',
-    `${JSON.stringify({
-      format: 'orchestra.checkpoint/1',
-      timestamp: '2026-11-27T01:02:06.500Z',
-      status: 'completed',
-      current_node: 'exit',
-      next_node: null,
-      completed_nodes: ['start', 'draft', 'review', 'exit'],
-      node_retries: {},
-      node_outcomes: { start: 'success', draft: 'success', review: 'success', exit: 'success' },
-      total_retries: 0,
-      context,
-      logs: [],
-      journal_seq: 4,
-      failure_reason: null,
-      restarted_to: null,
-      node_progress: {},
-      token_usage: usage(730, 162),
-    })}\n`,
-  );
-  write('events.jsonl', lines(events(dir)));
+  write('journal.jsonl', lines(JOURNAL.slice(0, 2)));
+  write('checkpoint.json', checkpoint(2));
+  write('events.jsonl', lines(eventsSplit(dir)[0]));
   write('start/status.json', json(status('start')));
   write('draft/prompt.md', 'Summarise scene 2\n');
-  write('draft/response.md', `${draftResponse}\n`);
-  write('draft/status.json', json(status('Stage completed: draft', { last_stage: 'draft', last_response: draftResponse })));
+  write('draft/response.md', `${DRAFT_RESPONSE}\n`);
+  write('draft/status.json', json(status('Stage completed: draft', { last_stage: 'draft', last_response: DRAFT_RESPONSE })));
   write('review/prompt.md', `${QUESTION}\n`);
   write('review/receipts.jsonl', lines(RECEIPTS));
+}
+
+/** The rest: the conference's record, the journal, the checkpoint and the events to the end (appended, as the engine does). */
+function finish(dir: string): void {
+  const write = writer(dir);
   write('review/conference.json', json(CONFERENCE));
   write('review/conference.md', `# Conference: review\n\n${QUESTION}\n\n${ROLES.map((r) => `## ${r.role} (${r.tier}): ${r.status}\n\n${r.reply}\n`).join('\n')}`);
-  write('review/status.json', json({ ...status('1 of 3 roles answered', conferenceContext), usage: usage(730, 162) }));
+  write('review/status.json', json({ ...status('1 of 3 roles answered', CONFERENCE_CONTEXT), usage: usage(730, 162) }));
   write('exit/status.json', json(status('exit')));
+  appendFileSync(join(dir, 'journal.jsonl'), lines(JOURNAL.slice(2)));
+  write('checkpoint.json', checkpoint(4));
+  appendFileSync(join(dir, 'events.jsonl'), lines(eventsSplit(dir)[1]));
+}
+
+/** Writes the finished run into `<runsDir>/<id>` and returns its directory. */
+export function writeConferenceRun(runsDir: string, id = 'scene-review'): string {
+  const dir = join(runsDir, id);
+  writeUnderWay(dir, id);
+  finish(dir);
   return dir;
+}
+
+/**
+ * Writes the run into `<runsDir>/<id>` while its conference is under way,
+ * with `run.lock` naming this process (so a server follows its events as
+ * those of a run another process drives). `finish()` writes the rest and
+ * lets the run go.
+ */
+export function writeConferenceRunUnderWay(runsDir: string, id = 'scene-review-live'): { dir: string; finish(): void } {
+  const dir = join(runsDir, id);
+  writeUnderWay(dir, id);
+  const lock = { pid: process.pid, host: hostname(), start_time: processStartTime(process.pid) ?? null, acquired_at: '2026-11-27T01:02:00.000Z' };
+  writeFileSync(join(dir, 'run.lock'), `${JSON.stringify(lock)}\n`);
+  return {
+    dir,
+    finish() {
+      finish(dir);
+      rmSync(join(dir, 'run.lock'));
+    },
+  };
 }
