@@ -208,6 +208,9 @@ describe('a run of a hostile pipeline: the console, status, answer', () => {
       'llm.delta': { type: 'llm.delta', nodeId: id, text: H, at },
       'llm.response': { type: 'llm.response', nodeId: id, model: H, durationMs: 1, usage, phase: H, at },
       'agent.tool_call': { type: 'agent.tool_call', nodeId: id, tool: H, callId: H, status: 'ok', durationMs: 1, detail: H, at },
+      'conference.role.started': { type: 'conference.role.started', nodeId: id, role: `r${H}`, tier: H, at },
+      'conference.role.rejected': { type: 'conference.role.rejected', nodeId: id, role: `r${H}`, reason: H, final: false, at },
+      'conference.role.completed': { type: 'conference.role.completed', nodeId: id, role: `r${H}`, status: 'ungrounded', durationMs: 1, usage, at },
       'goal_gate.unsatisfied': { type: 'goal_gate.unsatisfied', nodeId: id, retryTarget: id, at },
       'checkpoint.saved': { type: 'checkpoint.saved', nodeId: id, completedNodes: 1, file: true, at },
     };

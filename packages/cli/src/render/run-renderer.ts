@@ -166,6 +166,15 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
         io.stdout(`${indent()}    ${parts.join(', ')}\n`);
         break;
       }
+      case 'conference.role.completed': {
+        // One line per role as it ends, above the stage's own line; the live line comes back after it.
+        clearLive();
+        const mark = event.status === 'answered' ? paint('green', '◦') : event.status === 'abstained' ? paint('dim', '◦') : paint('yellow', '◦');
+        io.stdout(`${indent()}    ${mark} ${shown(event.role)} ${event.status === 'answered' ? event.status : paint(event.status === 'abstained' ? 'dim' : 'yellow', event.status)}${tokens(event.usage)}\n`);
+        const since = running.get(event.nodeId);
+        if (options.live && since !== undefined) startLive(event.nodeId, since);
+        break;
+      }
       case 'stage.retrying':
         io.stdout(`${indent()}    retrying ${shown(event.nodeId)} (attempt ${event.attempt}) in ${formatDuration(event.delayMs)}\n`);
         break;

@@ -105,6 +105,12 @@ export type RunEvent =
    * (a `tool_hooks.pre` hook said no). `detail`: a one-line summary (a path, a command).
    */
   | (Base & { type: 'agent.tool_call'; nodeId: string; tool: string; callId: string; status: ToolCallStatus; durationMs: number; detail?: string })
+  /** A conference role began its part in phase 2 (a `type="conference"` node). */
+  | (Base & { type: 'conference.role.started'; nodeId: string; role: string; tier: string })
+  /** A conference role's answer was sent back for its evidence (`final`: it is not asked again and ends `ungrounded`). */
+  | (Base & { type: 'conference.role.rejected'; nodeId: string; role: string; reason: string; final: boolean })
+  /** A conference role ended: `answered`, `abstained` or `ungrounded`. */
+  | (Base & { type: 'conference.role.completed'; nodeId: string; role: string; status: 'answered' | 'abstained' | 'ungrounded'; durationMs: number; usage?: TokenUsage })
   | (Base & { type: 'goal_gate.unsatisfied'; nodeId: string; retryTarget: string | null })
   /** The node's result is durable (journal); `file` tells whether checkpoint.json was rewritten too. */
   | (Base & { type: 'checkpoint.saved'; nodeId: string; completedNodes: number; file: boolean });

@@ -1,7 +1,7 @@
 import type { CoreErrorCode } from '../error-codes.js';
 import { OrchestraError } from '../errors.js';
 import { NODE_ID_PATTERN } from '../dot/build-graph.js';
-import { resolveHandlerType } from '../graph/handler-types.js';
+import { LLM_HANDLER_TYPES, resolveHandlerType } from '../graph/handler-types.js';
 import { findExitNodes, findStartNodes } from '../graph/terminals.js';
 import { goalGatesOf } from '../graph/goal-gates.js';
 import type { Graph, GraphNode } from '../graph/model.js';
@@ -58,7 +58,7 @@ export function planRun(graph: Graph, registry: HandlerRegistry): Plan {
     const resolved = role && roleHandler ? { type: role, handler: roleHandler } : registry.resolve(node);
     if (resolved) {
       const refusal = resolved.handler.cannotRun?.(node, graph);
-      if (refusal !== undefined) throw new MissingHandlerError(resolved.type === 'codergen' ? 'ORCH_NO_BACKEND' : 'ORCH_NO_HANDLER', refusal);
+      if (refusal !== undefined) throw new MissingHandlerError(LLM_HANDLER_TYPES.has(resolved.type) ? 'ORCH_NO_BACKEND' : 'ORCH_NO_HANDLER', refusal);
       // One entry object per handler type, shared by its nodes (a 100k-node graph: 100k fewer objects).
       let shared = byType.get(resolved.type);
       if (shared?.handler !== resolved.handler) byType.set(resolved.type, (shared = resolved));
@@ -66,7 +66,7 @@ export function planRun(graph: Graph, registry: HandlerRegistry): Plan {
       continue;
     }
     const type = resolveHandlerType(node);
-    if (type === 'codergen') missingLlm.push(node.id);
+    if (LLM_HANDLER_TYPES.has(type)) missingLlm.push(node.id);
     else throw new MissingHandlerError('ORCH_NO_HANDLER', `node ${node.id} has handler type ${JSON.stringify(type)}, which no registered handler runs`);
   }
   if (missingLlm.length > 0) {

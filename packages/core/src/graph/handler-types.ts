@@ -13,8 +13,11 @@ export const SHAPE_HANDLER_TYPES: Readonly<Record<string, string>> = {
   house: 'stack.manager_loop',
 };
 
-/** Handler types orchestra knows out of the box: those of the shapes, and `pipeline` (a sub-pipeline node, chosen with `type`). */
-export const BUILT_IN_HANDLER_TYPES: readonly string[] = [...Object.values(SHAPE_HANDLER_TYPES), 'pipeline'];
+/** Handler types orchestra knows out of the box: those of the shapes, `pipeline` (a sub-pipeline node) and `conference` (both chosen with `type`). */
+export const BUILT_IN_HANDLER_TYPES: readonly string[] = [...Object.values(SHAPE_HANDLER_TYPES), 'pipeline', 'conference'];
+
+/** Handler types whose nodes call models: they need a backend to run. */
+export const LLM_HANDLER_TYPES: ReadonlySet<string> = new Set(['codergen', 'conference']);
 
 /** The handler type used when neither `type` nor `shape` decides. */
 export const DEFAULT_HANDLER_TYPE = 'codergen';
@@ -32,8 +35,8 @@ export function resolveHandlerType(node: GraphNode): string {
   return Object.hasOwn(SHAPE_HANDLER_TYPES, shape) ? (SHAPE_HANDLER_TYPES[shape] as string) : DEFAULT_HANDLER_TYPE;
 }
 
-/** Whether any node of a pipeline is an LLM stage (handler type `codergen`): it needs a backend to run. */
+/** Whether any node of a pipeline calls models (handler type `codergen` or `conference`): it needs a backend to run. */
 export function hasLlmStages(graph: Pick<Graph, 'nodes'>): boolean {
-  for (const node of graph.nodes.values()) if (resolveHandlerType(node) === DEFAULT_HANDLER_TYPE) return true;
+  for (const node of graph.nodes.values()) if (LLM_HANDLER_TYPES.has(resolveHandlerType(node))) return true;
   return false;
 }

@@ -6,6 +6,7 @@ import type { RunContext } from '../engine/run-context.js';
 import type { TokenUsage } from '../engine/usage.js';
 import type { Fidelity } from './fidelity.js';
 import type { StageStore } from '../engine/store/run-store.js';
+import type { ConferenceBackend } from './conference/conference-types.js';
 
 /** One finished LLM call, as a backend reports it. */
 export interface LlmCall {
@@ -95,6 +96,8 @@ export interface CodergenBackend {
    * is refused up front with the message; `undefined` when it can.
    */
   cannotRun?(node: GraphNode, graph: Graph): string | undefined;
+  /** The model side of conference nodes (`type="conference"`), when the backend runs them. */
+  conference?: ConferenceBackend;
 }
 
 /** A reporter that drops everything (for calling a backend outside a run). */

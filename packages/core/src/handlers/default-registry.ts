@@ -14,6 +14,8 @@ import { conditionalHandler, exitHandler, startHandler } from './noop-handlers.j
 import { parallelHandler } from './parallel-handler.js';
 import { toolHandler } from './tool-handler.js';
 import { createWaitHumanHandler } from './wait-human-handler.js';
+import { createConferenceHandler } from './conference/conference-handler.js';
+import { CONFERENCE_TYPE } from '../graph/conference-settings.js';
 
 /**
  * The `codergen` handler over a backend: single-shot stages through
@@ -30,7 +32,8 @@ export function createLlmHandler(backend: CodergenBackend, interviewer: Intervie
  * parallel, parallel.fan_in, wait.human (asking `interviewer`, or
  * auto-approving when none is given), the sub-pipeline node (`pipeline`) and
  * the manager loop (`stack.manager_loop`), and codergen when a backend is
- * given (interactive nodes talk with the same interviewer).
+ * given (interactive nodes talk with the same interviewer), with conference
+ * nodes (`type="conference"`) over the same backend.
  */
 export function createDefaultRegistry(options: { backend?: CodergenBackend; interviewer?: Interviewer; phasedMode?: PhasedMode } = {}): HandlerRegistry {
   const interviewer = options.interviewer ?? new AutoApproveInterviewer();
@@ -44,7 +47,7 @@ export function createDefaultRegistry(options: { backend?: CodergenBackend; inte
     .register('wait.human', createWaitHumanHandler(interviewer))
     .register(SUB_PIPELINE_TYPE, subPipelineHandler())
     .register(MANAGER_LOOP_TYPE, managerLoopHandler());
-  if (options.backend) registry.register('codergen', createLlmHandler(options.backend, interviewer, options.phasedMode));
+  if (options.backend) registry.register('codergen', createLlmHandler(options.backend, interviewer, options.phasedMode)).register(CONFERENCE_TYPE, createConferenceHandler(options.backend));
   return registry;
 }
 

@@ -1,5 +1,6 @@
 import type { CodergenBackend } from './codergen-backend.js';
 import type { Conversation, ConversationalBackend, ConversationMessage } from './conversational-backend.js';
+import { simulatedConference } from './conference/simulated-conference.js';
 
 const EXCERPT_LENGTH = 60;
 
@@ -26,9 +27,12 @@ class SimulatedConversation implements Conversation {
 
 /**
  * The `--simulate` backend: a canned response per stage, no model involved;
- * interactive nodes get canned, numbered replies (and can be restored).
+ * interactive nodes get canned, numbered replies (and can be restored);
+ * conference nodes get a simulated tool call with its receipt and a grounded
+ * answer from every role.
  */
 export const simulationBackend: CodergenBackend & ConversationalBackend = {
   run: async ({ node }) => `[Simulated] Response for stage: ${node.id}`,
   startConversation: ({ node }) => new SimulatedConversation(node.id),
+  conference: simulatedConference,
 };

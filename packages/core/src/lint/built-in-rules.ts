@@ -3,6 +3,7 @@ import { attributeNameRule } from './rules/attribute-name.js';
 import { attributeValueRule } from './rules/attribute-value.js';
 import { conditionSyntaxRule } from './rules/condition-syntax.js';
 import { conditionValueRule } from './rules/condition-value.js';
+import { conferenceSettingsRule } from './rules/conference-settings.js';
 import { deadEndRule } from './rules/dead-end.js';
 import { edgeTargetExistsRule } from './rules/edge-target-exists.js';
 import { exitNoOutgoingRule } from './rules/exit-no-outgoing.js';
@@ -29,8 +30,8 @@ import { typeKnownRule } from './rules/type-known.js';
  * `attribute_value` (error), `attribute_name`, `condition_value` and
  * `human_gate_choices` (warnings), `tool_has_command` and `node_id_reserved`
  * (errors), `human_gate_condition` (warning), `manager_has_child` and
- * `node_id_length` (errors), `dead_end` and `exit_reachable` (warnings). In
- * the order they run.
+ * `node_id_length` (errors), `dead_end` and `exit_reachable` (warnings),
+ * `conference_settings` (error). In the order they run.
  */
 export const BUILT_IN_RULES: readonly LintRule[] = [
   startNodeRule,
@@ -57,4 +58,5 @@ export const BUILT_IN_RULES: readonly LintRule[] = [
   nodeIdLengthRule,
   deadEndRule,
   exitReachableRule,
+  conferenceSettingsRule,
 ];

@@ -9,6 +9,8 @@ import type { PhasedMode } from '../handlers/codergen-dispatcher.js';
 import { createDefaultRegistry, createLlmHandler } from '../handlers/default-registry.js';
 import type { Interviewer } from '../human/interviewer.js';
 import { AutoApproveInterviewer } from '../human/simple-interviewers.js';
+import { createConferenceHandler } from '../handlers/conference/conference-handler.js';
+import { CONFERENCE_TYPE } from '../graph/conference-settings.js';
 
 /** Options of {@link runPipeline} and {@link resumePipeline}. */
 export interface RunOptions {
@@ -70,7 +72,7 @@ export interface RunOptions {
   phasedMode?: PhasedMode;
 }
 
-/** The handlers a run uses: the given registry (with codergen over `backend` if it has none), or the built-ins. */
+/** The handlers a run uses: the given registry (with codergen and conference over `backend` where it has none), or the built-ins. */
 export function registryFor(options: RunOptions): HandlerRegistry {
   if (!options.registry) {
     return createDefaultRegistry({
@@ -79,8 +81,11 @@ export function registryFor(options: RunOptions): HandlerRegistry {
       ...(options.phasedMode ? { phasedMode: options.phasedMode } : {}),
     });
   }
-  if (!options.backend || options.registry.get('codergen')) return options.registry;
-  return options.registry.clone().register('codergen', createLlmHandler(options.backend, options.interviewer ?? new AutoApproveInterviewer(), options.phasedMode));
+  if (!options.backend || (options.registry.get('codergen') && options.registry.get(CONFERENCE_TYPE))) return options.registry;
+  const copy = options.registry.clone();
+  if (!copy.get('codergen')) copy.register('codergen', createLlmHandler(options.backend, options.interviewer ?? new AutoApproveInterviewer(), options.phasedMode));
+  if (!copy.get(CONFERENCE_TYPE)) copy.register(CONFERENCE_TYPE, createConferenceHandler(options.backend));
+  return copy;
 }
 
 /** Subscribes `onEvent` to the run's bus (created when none is given); `release` undoes it. */

@@ -42,6 +42,8 @@ export function commandUses(graph: Graph): CommandUse[] {
     const type = resolveHandlerType(node);
     const at = { line: node.location?.line ?? null, column: node.location?.column ?? null };
     if (COMMAND_TYPES.has(type)) uses.push({ nodeId: node.id, what: `node ${node.id} (${type})`, ...at });
+    // The chief of a conference reads (with conference.tools, maybe writes or runs) the workspace.
+    else if (type === 'conference') uses.push({ nodeId: node.id, what: `node ${node.id} (conference: its chief calls workspace tools)`, ...at });
     const attrs = node.attributes;
     for (const key of Object.keys(attrs)) {
       const value = attrs[key] ?? '';

@@ -19,6 +19,9 @@ import { agentKit, workspaceProblem } from './agent-kit.js';
 import { createCliAgentBackend } from './cli-backend.js';
 import { phasedNodeProblem, type PhaseRegistry } from '../phases/phase-spec.js';
 import { createLangChainBackend, type StageModel, type StageTools } from './langchain-backend.js';
+import { conferenceSettings, type ConferenceRole } from '@orchestra/core/handlers';
+import { createConferenceBackend } from '../conference/conference-backend.js';
+import { conferenceRoles } from '../config/conference-roles.js';
 
 /** Options of {@link createModelBackend}. */
 export interface ModelBackendOptions {
@@ -139,9 +142,45 @@ export function createModelBackend(options: ModelBackendOptions): ModelBackend {
     }
   };
 
+  // A role answers with its own model: the node as it would be with llm_model set to the role's (one per node and role).
+  const roleNodes = new WeakMap<GraphNode, Map<string, GraphNode>>();
+  const roleNode = (node: GraphNode, role: ConferenceRole): GraphNode => {
+    if (!role.model) return node;
+    let byRole = roleNodes.get(node);
+    if (!byRole) roleNodes.set(node, (byRole = new Map()));
+    let synthetic = byRole.get(role.name);
+    if (!synthetic) byRole.set(role.name, (synthetic = Object.assign(Object.create(Object.getPrototypeOf(node) as object) as GraphNode, node, { attributes: { ...node.attributes, llm_model: role.model } })));
+    return synthetic;
+  };
+  const conferenceProblem = (node: GraphNode): string | undefined => {
+    try {
+      resolve(node);
+      for (const role of conferenceRoles(options.config, conferenceSettings(node).roles, node)) {
+        try {
+          resolve(roleNode(node, role));
+        } catch (error) {
+          if (error instanceof ModelConfigError) return `conference node ${node.id}, role ${role.name} (model ${role.model}): ${error.message}`;
+          throw error;
+        }
+      }
+      return workspaceProblem(node.id, agentSettings(options.config, node), options.config);
+    } catch (error) {
+      if (error instanceof ModelConfigError) return error.message;
+      throw error;
+    }
+  };
+  const conference = createConferenceBackend({
+    config: options.config,
+    chiefModel: stageModel,
+    roleModel: (node, role) => stageModel(roleNode(node, role)),
+    scrubEnv: apiKeyVariables(options.config),
+    cannotRun: conferenceProblem,
+  });
+
   return {
     resolve,
     cannotRun,
+    conference,
     run: (request) => (resolve(request.node).backend === 'cli' ? cli.run(request) : langchain.run(request)),
     startConversation: (request) => (resolve(request.node).backend === 'cli' ? cli.startConversation(request) : langchain.startConversation(request)),
   };

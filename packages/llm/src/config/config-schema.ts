@@ -1,4 +1,5 @@
 import { REASONING_EFFORTS } from '@orchestra/core/loader';
+import { CONFERENCE_TEMPLATE_NAMES, EVIDENCE_RULES, ROLE_TIERS } from '@orchestra/core/handlers';
 import { z } from 'zod';
 import { argvField, booleanField, choiceField, durationField, envNameField, integerField, nameField, rangeField, urlField } from './config-fields.js';
 
@@ -73,6 +74,26 @@ export const ChatConfigSchema = z.strictObject({
   require_approval: booleanField.optional(),
 }, { error: 'expected a mapping (require_approval:)' });
 
+/** `roles.<name>`: a role that takes part in conferences (`conference.roles`). */
+export const RoleConfigSchema = z
+  .strictObject({
+    model: nameField('a model alias or id').optional(),
+    contract: nameField('the role contract (its system prompt)').optional(),
+    contract_file: nameField('a file holding the role contract').optional(),
+    evidence: choiceField(EVIDENCE_RULES).optional(),
+    tier: choiceField(ROLE_TIERS).optional(),
+  }, { error: 'expected a mapping like { contract: "You are the critic...", evidence: receipt, tier: T3 }' })
+  .refine((role) => (role.contract === undefined) !== (role.contract_file === undefined), { error: 'give the role exactly one of contract: (the text) and contract_file: (a file)' });
+
+/** `conference`: settings of conference nodes. */
+export const ConferenceConfigSchema = z.strictObject({
+  templates: section(z.partialRecord(choiceField(CONFERENCE_TEMPLATE_NAMES), nameField('a template file path'), { error: `expected a mapping of template names (${CONFERENCE_TEMPLATE_NAMES.join(', ')}) to files` })).optional(),
+}, { error: 'expected a mapping (templates:)' });
+
+/** Role names: letters, digits, `_`, `-` (they become context keys `conference.<role>.status`). */
+export const ROLE_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+const roleNameKey = z.string().regex(ROLE_NAME, { error: 'role names start with a letter and use only letters, digits, _ and -' });
+
 const providerNameKey = z.string().regex(PROVIDER_NAME, { error: 'provider names may use only letters, digits, _, . and -' });
 
 /** The whole of one `orchestra.yaml` (every object strict: unknown keys are errors). */
@@ -84,11 +105,15 @@ export const OrchestraConfigSchema = z.strictObject({
   cli_agent: section(CliAgentConfigSchema).optional(),
   interviewer: section(InterviewerConfigSchema).optional(),
   chat: section(ChatConfigSchema).optional(),
+  roles: section(z.record(roleNameKey, RoleConfigSchema, { error: 'expected a mapping of role names to role settings' })).optional(),
+  conference: section(ConferenceConfigSchema).optional(),
 }, { error: 'expected a mapping of settings' });
 
 /** `providers.<name>` after validation. */
 export type ProviderConfig = z.output<typeof ProviderConfigSchema>;
 /** `models.<alias>` after validation. */
 export type ModelAlias = z.output<typeof ModelAliasSchema>;
+/** `roles.<name>` after validation. */
+export type RoleConfig = z.output<typeof RoleConfigSchema>;
 /** A validated `orchestra.yaml` (or several, merged). Keys are as written (snake_case, durations as text). */
 export type OrchestraConfig = z.output<typeof OrchestraConfigSchema>;

@@ -1,12 +1,12 @@
 import type { OrchestraConfig } from './config-schema.js';
 
 /** Sections that are maps by name: entries merge by key, a nearer entry replacing a farther one whole. */
-const MAP_SECTIONS = ['providers', 'models'] as const;
+const MAP_SECTIONS = ['providers', 'models', 'roles'] as const;
 /** Sections with fixed keys: each key merges on its own, the nearer value (scalar or list) winning. */
-const OBJECT_SECTIONS = ['defaults', 'agent', 'cli_agent', 'interviewer', 'chat'] as const;
+const OBJECT_SECTIONS = ['defaults', 'agent', 'cli_agent', 'interviewer', 'chat', 'conference'] as const;
 
 /**
- * Layers configurations, nearest first: `providers` and `models` merge by
+ * Layers configurations, nearest first: `providers`, `models` and `roles` merge by
  * name (the nearer entry replaces the farther one as a whole, headers
  * included); in the other sections each key is taken from the nearest file
  * that sets it.

@@ -14,6 +14,8 @@ export type ModelConfigErrorCode = Extract<
   | 'ORCH_BAD_ATTRIBUTE'
   /** `OPENAI_BASE_URL` (or another base URL from the environment) is not an http(s) URL. */
   | 'ORCH_BAD_URL'
+  /** A conference names a role `roles:` does not define, or whose contract file cannot be read. */
+  | 'ORCH_UNKNOWN_ROLE'
 >;
 
 /**

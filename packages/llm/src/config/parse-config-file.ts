@@ -11,7 +11,7 @@ import { yamlPositions, type PositionTarget } from './yaml-positions.js';
 export interface ConfigLayer {
   /** Absolute path of the file. */
   readonly file: string;
-  /** The file's settings; `agent.workspace` is made absolute against the file's directory. */
+  /** The file's settings; `agent.workspace`, `roles.*.contract_file` and `conference.templates.*` are made absolute against the file's directory. */
   readonly config: OrchestraConfig;
   /** Whether the file writes this key path. */
   has(path: KeyPath): boolean;
@@ -73,6 +73,10 @@ export function parseConfigText(text: string, file: string): ConfigLayer {
   const config = parsed.data ?? {};
   const workspace = config.agent?.workspace;
   if (config.agent && workspace !== undefined) config.agent.workspace = resolve(dirname(file), workspace);
+  // Files a role or a template names are found next to the file that names them.
+  for (const role of Object.values(config.roles ?? {})) if (role?.contract_file !== undefined) role.contract_file = resolve(dirname(file), role.contract_file);
+  const templates = config.conference?.templates;
+  if (templates) for (const name of Object.keys(templates) as (keyof typeof templates)[]) templates[name] = resolve(dirname(file), templates[name] as string);
   return { file, config, has: positions.has, position };
 }
 

@@ -1,8 +1,5 @@
-/** Every workspace tool, in the order they are offered. */
-export const WORKSPACE_TOOL_NAMES = ['read_file', 'write_file', 'edit_file', 'list_files', 'search_text', 'run_command'] as const;
-
-/** The name of one workspace tool. */
-export type WorkspaceToolName = (typeof WORKSPACE_TOOL_NAMES)[number];
+import type { WorkspaceToolName } from '@orchestra/core/loader';
+export { WORKSPACE_TOOL_NAMES, type WorkspaceToolName } from '@orchestra/core/loader';
 
 /**
  * The tools an agent gets unless told otherwise: every file tool, but not

@@ -48,7 +48,7 @@ describe('the errors of @orchestra/llm', () => {
     expectTypeOf<AgentTurnLimitError['code']>().toEqualTypeOf<'ORCH_AGENT_TURNS'>();
     expectTypeOf<ArtifactSchemaError['code']>().toEqualTypeOf<'ORCH_OUTPUT_SCHEMA'>();
     expectTypeOf<SerializeError['code']>().toEqualTypeOf<'ORCH_SERIALIZE_NO_TOOL_CALL' | 'ORCH_ARTIFACT_INVALID' | 'ORCH_ARTIFACT_FATAL' | 'ORCH_ARTIFACT_CHECK'>();
-    expectTypeOf<ModelConfigError['code']>().toEqualTypeOf<'ORCH_NO_MODEL' | 'ORCH_NO_PROVIDER' | 'ORCH_NO_API_KEY' | 'ORCH_BAD_ATTRIBUTE' | 'ORCH_BAD_URL'>();
+    expectTypeOf<ModelConfigError['code']>().toEqualTypeOf<'ORCH_NO_MODEL' | 'ORCH_NO_PROVIDER' | 'ORCH_NO_API_KEY' | 'ORCH_BAD_ATTRIBUTE' | 'ORCH_BAD_URL' | 'ORCH_UNKNOWN_ROLE'>();
     // The constructors take those codes only (not any string).
     expectTypeOf<ConstructorParameters<typeof SerializeError>[0]>().toEqualTypeOf<SerializeError['code']>();
     expectTypeOf<ConstructorParameters<typeof ModelConfigError>[0]>().toEqualTypeOf<ModelConfigError['code']>();

@@ -1,9 +1,9 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import { resolveHandlerType } from '../../graph/handler-types.js';
+import { LLM_HANDLER_TYPES, resolveHandlerType } from '../../graph/handler-types.js';
 import { findExitNodes, findStartNodes } from '../../graph/terminals.js';
 import type { LintRule } from '../lint-rule.js';
 
-/** `prompt_on_llm_nodes` (warning): codergen nodes say what to do, with `prompt` or `label`. */
+/** `prompt_on_llm_nodes` (warning): codergen and conference nodes say what to do (or ask), with `prompt` or `label`. */
 export const promptOnLlmNodesRule: LintRule = {
   name: 'prompt_on_llm_nodes',
   apply(graph) {
@@ -11,7 +11,7 @@ export const promptOnLlmNodesRule: LintRule = {
     // A shape-less node named start/exit is the pipeline's start/exit, not an LLM stage.
     const terminals = new Set([...findStartNodes(graph), ...findExitNodes(graph)]);
     for (const node of graph.nodes.values()) {
-      if (terminals.has(node) || resolveHandlerType(node) !== 'codergen') continue;
+      if (terminals.has(node) || !LLM_HANDLER_TYPES.has(resolveHandlerType(node))) continue;
       if (node.attributes.prompt?.trim() || node.attributes.label?.trim()) continue;
       out.push({
         rule: this.name,

@@ -1,0 +1,33 @@
+import { WORKSPACE_TOOL_NAMES } from '../../graph/workspace-tools.js';
+import type { ConferenceBackend } from './conference-types.js';
+
+const FIRST_RECEIPT = /rcpt_[A-Za-z0-9]+/;
+
+/**
+ * The conference side of the `--simulate` backend: every role named is a T3
+ * role that must cite a receipt; the chief makes one simulated call of its
+ * first allowed tool (no file is read) and gets its receipt; each role
+ * answers with an `Evidence:` line citing that receipt. Deterministic apart
+ * from receipt ids and times.
+ */
+export const simulatedConference: ConferenceBackend = {
+  roles: (names) => names.map((name) => ({ name, contract: `You are the ${name}.`, evidence: 'receipt', tier: 'T3', model: 'simulation' })),
+  toolNames: () => WORKSPACE_TOOL_NAMES,
+  async runChief(request) {
+    const tool = request.tools[0] ?? 'list_files';
+    const id = await request.receipt({ tool, arguments: { simulated: true }, status: 'ok', payload: `[Simulated] ${tool} result for conference ${request.node.id}` });
+    request.report.toolCall({ tool, callId: 'simulated_1', status: 'ok', durationMs: 0, detail: 'simulated' });
+    request.report.response({ model: 'simulation', durationMs: 0 });
+    return { reply: `[Simulated] Evidence gathered for conference ${request.node.id}: receipt_id: ${id}`, model: 'simulation', calls: 1 };
+  },
+  async askRole(request) {
+    const last = request.messages[request.messages.length - 1]?.content ?? '';
+    const receipt = FIRST_RECEIPT.exec(last)?.[0];
+    request.report.response({ model: 'simulation', durationMs: 0 });
+    const text = receipt
+      ? `[Simulated] The ${request.role.name}'s reading of the evidence for ${request.node.id}.\nEvidence: receipt_id: ${receipt}`
+      : 'ABSTAIN\n[Simulated] There is no evidence to read.';
+    return { text, model: 'simulation' };
+  },
+  workspace: () => process.cwd(),
+};
