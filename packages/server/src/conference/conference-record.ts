@@ -38,7 +38,7 @@ export function parseReceipts(text: string, where: string): ReceiptJson[] {
     }
     const receipt = ReceiptSchema.safeParse(json.value);
     if (!receipt.success) throw new CheckpointError(`${where}/${RECEIPTS_FILE}:${i + 1} is not a receipt (${problem(receipt.error)})`);
-    receipts.push(receipt.data as ReceiptJson);
+    receipts.push(json.value as ReceiptJson); // as written: checked, not rebuilt
   }
   return receipts;
 }
@@ -58,6 +58,6 @@ export async function readConferenceRecord(stage: StageStore, where: string = st
   const record = ConferenceSchema.safeParse(json.value);
   if (!record.success) throw new CheckpointError(`${where}/${CONFERENCE_FILE} is not a conference record (${problem(record.error)})`);
   const receipts = await stage.read(RECEIPTS_FILE);
-  // The schema checks what the page relies on; the rest of the record is passed on as written.
-  return { conference: record.data as ConferenceJson, receipts: receipts === undefined ? [] : parseReceipts(receipts, where) };
+  // The schema checks what the page relies on; the record is passed on as written (fields in their order).
+  return { conference: json.value as ConferenceJson, receipts: receipts === undefined ? [] : parseReceipts(receipts, where) };
 }

@@ -1,4 +1,4 @@
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, ServerRuns } from '../../src/index.js';
@@ -25,9 +25,11 @@ function conferenceApp() {
 
 describe('GET /pipelines/{id}/stages/{node}/conference', () => {
   it("gives the stage's conference.json and its receipts, parsed", async () => {
-    const { get } = conferenceApp();
+    const { dir, get } = conferenceApp();
     const reply = await get('/pipelines/scene-review/stages/review/conference');
     expect(reply.status).toBe(200);
+    // As written, fields in their order: checked, not rebuilt.
+    expect(JSON.stringify(reply.body.conference)).toBe(JSON.stringify(JSON.parse(readFileSync(join(dir, 'review', 'conference.json'), 'utf8'))));
     expect(reply.body.receipts).toEqual(RECEIPTS);
     expect(reply.body.conference).toMatchObject({ format: 'orchestra.conference/1', node_id: 'review', question: QUESTION, quorum: 1, answered: 1, status: 'success' });
     expect(reply.body.conference.roles).toEqual(ROLES);
