@@ -70,7 +70,7 @@ export { createWaitHumanHandler } from './handlers/wait-human-handler.js';
 export { SUB_PIPELINE_TYPE, subPipelineHandler } from './handlers/sub-pipeline-handler.js';
 export { MANAGER_LOOP_TYPE, managerLoopHandler } from './handlers/manager-loop-handler.js';
 
-// Conference nodes (type="conference"): the handler, the model side a backend offers, and the pieces it checks with.
+// Conference nodes (type="conference"): the handler, the model side a backend offers, and the evidence check.
 export { createConferenceHandler } from './handlers/conference/conference-handler.js';
 export {
   CONFERENCE_TEMPLATE_NAMES,
@@ -90,10 +90,6 @@ export {
   type RoleTier,
   type ToolResult,
 } from './handlers/conference/conference-types.js';
-export { CONFERENCE_TYPE, DEFAULT_CHIEF_TOOLS, DEFAULT_MAX_CHIEF_TURNS, conferenceSettings, conferenceSettingsProblem, listAttribute, type ConferenceSettings } from './graph/conference-settings.js';
-export { checkEvidence, normaliseText, replyKind, type EvidenceSources, type EvidenceVerdict, type ReplyKind } from './handlers/conference/evidence-check.js';
-export { BUILT_IN_TEMPLATES, EVIDENCE_RULE_TEXT, TEMPLATE_DIRECTORY, conferenceTemplates, fillTemplate } from './handlers/conference/conference-templates.js';
-export { RECEIPTS_FILE } from './handlers/conference/receipts.js';
-export { CONFERENCE_FILES, CONFERENCE_FORMAT } from './handlers/conference/conference-record.js';
-export { MAX_QUOTED_FILE_BYTES, readWorkspaceFile, type WorkspaceRead } from './handlers/conference/workspace-files.js';
+export { CONFERENCE_TYPE, conferenceSettings, type ConferenceSettings } from './graph/conference-settings.js';
+export { checkEvidence, type EvidenceSources, type EvidenceVerdict } from './handlers/conference/evidence-check.js';
 export { simulatedConference } from './handlers/conference/simulated-conference.js';

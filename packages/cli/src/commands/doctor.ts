@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { isOrchestraError, resolveHandlerType, type GraphNode } from '@orchestra/core/loader';
+import { LLM_HANDLER_TYPES, isOrchestraError, resolveHandlerType, type GraphNode } from '@orchestra/core/loader';
 import type { Env, LoadedConfig, ResolvedModel } from '@orchestra/llm/config';
 import type { EndpointTarget } from '../doctor/check-endpoint.js';
 import { addTarget, printEndpoints } from '../doctor/endpoint-section.js';
@@ -48,7 +48,7 @@ export async function doctorCommand(file: string | undefined, options: DoctorFla
       io.stderr(`orchestra: ${file} is not a valid pipeline (run orchestra validate ${file})\n`);
       return ExitCode.usage;
     }
-    nodes = [...loaded.graph.nodes.values()].filter((n) => resolveHandlerType(n) === 'codergen');
+    nodes = [...loaded.graph.nodes.values()].filter((n) => LLM_HANDLER_TYPES.has(resolveHandlerType(n)));
   }
   const llm = await import('@orchestra/llm/config');
   let config: LoadedConfig;
@@ -109,6 +109,8 @@ export async function doctorCommand(file: string | undefined, options: DoctorFla
   const cli = llm.cliAgentSettings(config);
   io.stdout(`CLI agent: ${cli.command ? JSON.stringify(cli.command) : 'no command configured (cli_agent.command)'}\n`);
 
+  problems += printRoles(config, nodes, llm, io);
+
   // The stages' endpoints first (with the models they want), then every other configured one.
   const targets = new Map<string, EndpointTarget>();
   for (const r of resolutions) if (r.backend !== 'cli') addTarget(targets, r, r.model);
@@ -116,4 +118,38 @@ export async function doctorCommand(file: string | undefined, options: DoctorFla
   problems += await printEndpoints([...targets.values()], options, io);
   io.stdout(problems === 0 ? '\nok\n' : `\n${problems} problem(s) found\n`);
   return problems === 0 ? ExitCode.ok : ExitCode.failed;
+}
+
+/** A contract's first line, shortened, for a one-line listing. */
+function gist(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
+/**
+ * The conference roles `roles:` defines (evidence rule, tier, model,
+ * contract), and for each conference stage of the pipeline the roles it
+ * names that are not defined: each one a problem.
+ */
+function printRoles(config: LoadedConfig, nodes: readonly GraphNode[], llm: typeof import('@orchestra/llm/config'), io: CliIO): number {
+  const roles = config.config.roles ?? {};
+  const names = Object.keys(roles);
+  io.stdout(names.length === 0 ? 'Conference roles: none defined (roles: in orchestra.yaml)\n' : 'Conference roles:\n');
+  for (const name of names) {
+    const role = roles[name];
+    if (!role) continue;
+    const contract = role.contract !== undefined ? JSON.stringify(gist(role.contract)) : `from ${role.contract_file}`;
+    io.stdout(`  ${name}: evidence ${role.evidence ?? 'any'}, tier ${role.tier ?? 'T3'}, model ${role.model ?? "the stage's"}, contract ${contract}\n`);
+  }
+  let problems = 0;
+  for (const node of nodes) {
+    if (resolveHandlerType(node) !== 'conference') continue;
+    for (const name of (node.attributes['conference.roles'] ?? '').split(',').map((r) => r.trim()).filter(Boolean)) {
+      const unknown = llm.unknownRoleMessage(config, name);
+      if (!unknown) continue;
+      problems++;
+      io.stdout(`  ✗ stage ${node.id}: ${unknown}\n`);
+    }
+  }
+  return problems;
 }

@@ -1,4 +1,5 @@
-import { sortDiagnostics } from '@orchestra/core/loader';
+import { escapeControl, sortDiagnostics } from '@orchestra/core/loader';
+import { conferenceRoleDiagnostics } from '../conference-role-check.js';
 import { ExitCode } from '../exit-codes.js';
 import { loadForCommand } from '../load-pipeline-file.js';
 import { diagnosticToJson, formatDiagnostic, formatSummary } from '../format-diagnostics.js';
@@ -12,7 +13,8 @@ export interface ValidateCommandOptions {
 
 /**
  * `orchestra validate <file>... [--json]`: checks each file in turn (with the
- * handler types `run` registers: the built-ins), printing its diagnostics
+ * handler types `run` registers: the built-ins, and the roles of conference
+ * nodes against the orchestra.yaml that applies), printing its diagnostics
  * and a summary line, or with `--json` one array of every file's
  * diagnostics (none when no file could be read). Returns 0 when no file has
  * errors, 1 when one has, 2 when a file cannot be read (its error goes to
@@ -28,15 +30,22 @@ export async function validateCommand(files: string | readonly string[], options
       code = ExitCode.usage;
       continue;
     }
+    // Conference roles are checked against the orchestra.yaml that applies, when there is one.
+    const roles = result.graph ? await conferenceRoleDiagnostics(result.graph, file) : [];
+    if (typeof roles === 'string') {
+      io.stderr(`orchestra: ${escapeControl(roles)}\n`);
+      code = ExitCode.usage;
+      continue;
+    }
     read++;
-    const diagnostics = sortDiagnostics(result.diagnostics);
+    const diagnostics = sortDiagnostics([...result.diagnostics, ...roles]);
     if (options.json) {
       for (const d of diagnostics) json.push(diagnosticToJson(d, file));
     } else {
       for (const d of diagnostics) io.stdout(`${formatDiagnostic(d, file)}\n`);
       io.stdout(`${formatSummary(diagnostics, file)}\n`);
     }
-    if (!result.ok && code === ExitCode.ok) code = ExitCode.failed;
+    if ((!result.ok || roles.length > 0) && code === ExitCode.ok) code = ExitCode.failed;
   }
   // A file that cannot be read leaves stdout alone; with none read there is no array to print.
   if (options.json && read > 0) io.stdout(`${terminalJson(json, 2)}\n`);

@@ -41,3 +41,4 @@ export { maskKey } from './mask-key.js';
 export { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_MAX_TURNS, agentSettings, type AgentSettings } from './agent-settings.js';
 export { DEFAULT_CLI_AGENT_TIMEOUT_MS, cliAgentSettings, type CliAgentSettings } from './cli-agent-settings.js';
 export { chatSettings, interviewerSettings, type InterviewerSettings } from './interviewer-settings.js';
+export { conferenceRoles, configuredTemplates, roleNames, unknownRoleMessage } from './conference-roles.js';

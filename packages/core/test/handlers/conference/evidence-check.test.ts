@@ -1,7 +1,9 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkEvidence, readWorkspaceFile, replyKind, type EvidenceSources } from '../../../src/handlers.js';
+import { checkEvidence, type EvidenceSources } from '../../../src/handlers.js';
+import { replyKind } from '../../../src/handlers/conference/evidence-check.js';
+import { readWorkspaceFile } from '../../../src/handlers/conference/workspace-files.js';
 import { tempDir, useTempDirs } from '../../engine/engine-helpers.js';
 
 useTempDirs();
