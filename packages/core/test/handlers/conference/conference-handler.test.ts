@@ -250,4 +250,35 @@ describe('conference node', () => {
     expect(record.evidence.map((e) => e.receipt_id)).toEqual(first.receipts);
     expect(record.roles.map((r) => r.reply)).toEqual([`fast ok.\n${cite(first.receipts)}`, `slow ok.\n${cite(first.receipts)}`]);
   });
+
+  it('resumes from what a killed process leaves (the run directory as it is mid-conference) without calling the chief or the answered role', async () => {
+    // The state a SIGKILL leaves is what is on disk at that instant: a copy of the run directory taken
+    // once the fast role's reply is saved, while the slow role is still out, without the live owner's lock.
+    const { cpSync, existsSync, rmSync } = await import('node:fs');
+    const logsRoot = newLogsRoot();
+    const copy = newLogsRoot();
+    const controller = new AbortController();
+    const first = fakeBackend({
+      roles: { fast: {}, slow: {} },
+      answer: async (request, _n, receipts) => {
+        if (request.role.name === 'fast') return `fast ok.\n${cite(receipts)}`;
+        for (let i = 0; i < 500; i++) {
+          const checkpoint = existsSync(join(logsRoot, 'checkpoint.json')) ? readJson<{ node_progress?: { review?: { roles?: Record<string, unknown> } } }>(join(logsRoot, 'checkpoint.json')) : undefined;
+          if (checkpoint?.node_progress?.review?.roles?.fast) break;
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        cpSync(logsRoot, copy, { recursive: true });
+        rmSync(join(copy, 'run.lock'), { force: true });
+        controller.abort();
+        return untilAborted(request.signal);
+      },
+    });
+    await runConference('conference.roles="fast,slow"', first, { logsRoot, signal: controller.signal });
+    const second = fakeBackend({ roles: { fast: {}, slow: {} }, answer: (r) => `${r.role.name} ok.\n${cite(first.receipts)}` });
+    const resumed = await resumePipeline(copy, { registry: createDefaultRegistry({ backend: second.backend }) });
+    expect(resumed.status).toBe('success');
+    expect(second.calls.chief).toBe(0);
+    expect(second.calls.roles.map((c) => c.role)).toEqual(['slow']);
+    expect(readJson<{ answered: number }>(join(copy, 'review', 'conference.json')).answered).toBe(2);
+  });
 });
