@@ -1,6 +1,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { CodergenBackend, CodergenRequest, ConversationalBackend, ConversationStart, Graph, GraphNode } from '@orchestra/core';
+import { isOrchestraError } from '@orchestra/core';
 import {
   agentSettings,
   cliAgentSettings,
@@ -21,7 +22,7 @@ import { phasedNodeProblem, type PhaseRegistry } from '../phases/phase-spec.js';
 import { createLangChainBackend, type StageModel, type StageTools } from './langchain-backend.js';
 import { conferenceSettings, type ConferenceRole } from '@orchestra/core/handlers';
 import { createConferenceBackend } from '../conference/conference-backend.js';
-import { conferenceRoles } from '../config/conference-roles.js';
+import { conferenceRoles, configuredTemplates } from '../config/conference-roles.js';
 
 /** Options of {@link createModelBackend}. */
 export interface ModelBackendOptions {
@@ -163,9 +164,10 @@ export function createModelBackend(options: ModelBackendOptions): ModelBackend {
           throw error;
         }
       }
+      configuredTemplates(options.config);
       return workspaceProblem(node.id, agentSettings(options.config, node), options.config);
     } catch (error) {
-      if (error instanceof ModelConfigError) return error.message;
+      if (isOrchestraError(error)) return error.message;
       throw error;
     }
   };

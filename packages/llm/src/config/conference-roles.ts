@@ -3,6 +3,7 @@ import type { ConferenceRole, ConferenceTemplateName } from '@orchestra/core/han
 import type { GraphNode } from '@orchestra/core';
 import { didYouMean } from './did-you-mean.js';
 import type { LoadedConfig } from './load-config.js';
+import { ConfigError } from './config-error.js';
 import { ModelConfigError } from './model-config-error.js';
 
 /** The roles `roles:` defines, by name. */
@@ -44,15 +45,16 @@ export function conferenceRoles(config: LoadedConfig, names: readonly string[], 
   });
 }
 
-/** The templates `conference.templates` names, read (a file that cannot be read is an error naming where it was set). */
+/** The templates `conference.templates` names, read; a file that cannot be read is a `ConfigError` (`ORCH_CONFIG`) at the line that names it. */
 export function configuredTemplates(config: LoadedConfig): Partial<Record<ConferenceTemplateName, string>> {
   const out: Partial<Record<ConferenceTemplateName, string>> = {};
   for (const [name, file] of Object.entries(config.config.conference?.templates ?? {}) as [ConferenceTemplateName, string][]) {
     try {
       out[name] = readFileSync(file, 'utf8');
     } catch (error) {
-      const where = config.where(['conference', 'templates', name]);
-      throw new ModelConfigError('ORCH_UNKNOWN_ROLE', '', `${where ? `${where}: ` : ''}the conference template ${name}, ${file}, cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      const path = ['conference', 'templates', name];
+      const at = config.locate(path) ?? { file: config.files[0] ?? 'orchestra.yaml', line: 1, column: 1 };
+      throw new ConfigError(at, path, `the template file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
     }
   }
   return out;

@@ -181,4 +181,16 @@ describe('roles: in orchestra.yaml', () => {
     const node = (loadPipeline('digraph G { start [shape=Mdiamond]; exit [shape=Msquare]; r [type="conference", prompt="q", conference.roles="critic"]; start -> r -> exit }').graph as Graph).nodes.get('r');
     expect(conferenceRoles(config, ['critic'], node!)).toEqual([{ name: 'critic', contract: 'You are the critic, from a file.', evidence: 'any', tier: 'T1' }]);
   });
+
+  it('reads conference.templates next to the yaml, and names where a missing one was set', async () => {
+    const project = tempDir();
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(project, 't3.md'), 'Mine: {{question}}');
+    writeFileSync(join(project, 'orchestra.yaml'), 'conference:\n  templates:\n    t3: t3.md\n    retry: gone.md\n');
+    const config = loadConfig({ cwd: project, home: tempDir(), env: {} });
+    const { configuredTemplates } = await import('../../src/config/conference-roles.js');
+    expect(() => configuredTemplates(config)).toThrow(`${join(project, 'orchestra.yaml')}:4:12: conference.templates.retry: the template file ${join(project, 'gone.md')} cannot be read (ENOENT)`);
+    writeFileSync(join(project, 'orchestra.yaml'), 'conference:\n  templates:\n    t3: t3.md\n');
+    expect(configuredTemplates(loadConfig({ cwd: project, home: tempDir(), env: {} }))).toEqual({ t3: 'Mine: {{question}}' });
+  });
 });
