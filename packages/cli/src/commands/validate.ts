@@ -1,14 +1,26 @@
-import { escapeControl, sortDiagnostics } from '@orchestra/core/loader';
-import { conferenceRoleDiagnostics } from '../conference-role-check.js';
+import { escapeControl, resolveHandlerType, sortDiagnostics, type Diagnostic, type Graph } from '@orchestra/core/loader';
 import { ExitCode } from '../exit-codes.js';
 import { loadForCommand } from '../load-pipeline-file.js';
 import { diagnosticToJson, formatDiagnostic, formatSummary } from '../format-diagnostics.js';
 import type { CliIO } from '../io.js';
 import { terminalJson } from '../render/terminal-json.js';
 
+/** Whether a pipeline has a conference node (whose roles the configuration must define). */
+function hasConference(graph: Graph): boolean {
+  for (const node of graph.nodes.values()) if (resolveHandlerType(node) === 'conference') return true;
+  return false;
+}
+
 /** Options of `orchestra validate`. */
 export interface ValidateCommandOptions {
   json?: boolean;
+  /**
+   * Checks the roles of a pipeline's conference nodes against the
+   * orchestra.yaml that applies (diagnostics, or the configuration's error
+   * message). The program passes it, loaded only when a pipeline has
+   * conference nodes, so validating a plain pipeline stays small.
+   */
+  checkRoles?: (graph: Graph, file: string) => Promise<Diagnostic[] | string>;
 }
 
 /**
@@ -31,7 +43,7 @@ export async function validateCommand(files: string | readonly string[], options
       continue;
     }
     // Conference roles are checked against the orchestra.yaml that applies, when there is one.
-    const roles = result.graph ? await conferenceRoleDiagnostics(result.graph, file) : [];
+    const roles = result.graph && options.checkRoles && hasConference(result.graph) ? await options.checkRoles(result.graph, file) : [];
     if (typeof roles === 'string') {
       io.stderr(`orchestra: ${escapeControl(roles)}\n`);
       code = ExitCode.usage;

@@ -1,5 +1,5 @@
 import { isOrchestraError, resolveHandlerType, type Diagnostic, type Graph } from '@orchestra/core/loader';
-import { hasRunConfig, loadRunConfig } from './llm-backend.js';
+import { hasRunConfig, loadRunConfig } from '../llm-backend.js';
 
 /**
  * `conference_role` (error): each role a conference node names in
