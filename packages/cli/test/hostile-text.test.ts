@@ -59,6 +59,7 @@ const MAIN = `digraph "G${H}" {
   "l2${H}" [prompt="x"]
   "y${H}" [type="${H}"]
   "p${H}" [type="pipeline", pipeline="${H}.dot"]
+  "c${H}" [type="conference", prompt="x", conference.roles="r${H}", conference.tools="${H}"]
   start -> "a${H}" -> exit
   "a${H}" -> start
   exit -> "a${H}"
@@ -71,6 +72,7 @@ const MAIN = `digraph "G${H}" {
   "a${H}" -> artifacts -> exit
   "a${H}" -> "y${H}" -> exit
   "a${H}" -> "p${H}" -> exit
+  "a${H}" -> "c${H}" -> exit
   "a${H}" -> exit [condition="outcome==${H}"]
 }
 `;

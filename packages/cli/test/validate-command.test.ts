@@ -49,7 +49,7 @@ describe('orchestra validate', () => {
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(`${file}:5:12: error [type_known] node work has type "my.custom", which no handler is registered for`);
-    expect(lines[1]).toMatch(/^ {4}fix: use one of start, exit, codergen, .*, pipeline or register a handler for "my.custom"$/);
+    expect(lines[1]).toMatch(/^ {4}fix: use one of start, exit, codergen, .*, pipeline, conference or register a handler for "my.custom"$/);
     expect(lines.at(-1)).toBe(`${file}: invalid: 1 error, 3 warnings`);
   });
 

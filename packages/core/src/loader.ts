@@ -30,6 +30,7 @@ export type { AttributeScope, AttributeSpec } from './graph/attribute-specs.js';
 export { AGENT_BACKENDS, ATTRIBUTE_SPECS, FIDELITY_MODES, REASONING_EFFORTS, RETRY_POLICY_NAMES, findAttributeSpec } from './graph/attribute-specs.js';
 export { BUILT_IN_HANDLER_TYPES, DEFAULT_HANDLER_TYPE, LLM_HANDLER_TYPES, SHAPE_HANDLER_TYPES, hasLlmStages, nodeShape, resolveHandlerType } from './graph/handler-types.js';
 export { WORKSPACE_TOOL_NAMES, type WorkspaceToolName } from './graph/workspace-tools.js';
+export { CONFERENCE_TEMPLATE_NAMES, EVIDENCE_RULES, ROLE_TIERS, type ConferenceTemplateName, type EvidenceRule, type RoleTier } from './graph/conference-settings.js';
 export { findExitNodes, findStartNodes } from './graph/terminals.js';
 export { RESERVED_NODE_IDS, reservedNameOf, type ReservedNodeId } from './graph/reserved-node-ids.js';
 

@@ -1,6 +1,21 @@
 import type { GraphNode } from './model.js';
 import { booleanAttr, integerAttr } from './values.js';
 
+/** What a role's `Evidence:` line must cite: a tool receipt, a quoted file passage, either, or nothing. */
+export const EVIDENCE_RULES = ['receipt', 'quote', 'any', 'none'] as const;
+/** One of {@link EVIDENCE_RULES}. */
+export type EvidenceRule = (typeof EVIDENCE_RULES)[number];
+
+/** A role's tier: how its answer is asked for (T1 three tiny calls, T3 one call, T5 one richer call). */
+export const ROLE_TIERS = ['T1', 'T3', 'T5'] as const;
+/** One of {@link ROLE_TIERS}. */
+export type RoleTier = (typeof ROLE_TIERS)[number];
+
+/** Names of the prompt templates of phase 2 (files `<name>.md`). */
+export const CONFERENCE_TEMPLATE_NAMES = ['t1-triage', 't1-finding', 't1-evidence', 't3', 't5', 'retry'] as const;
+/** One of {@link CONFERENCE_TEMPLATE_NAMES}. */
+export type ConferenceTemplateName = (typeof CONFERENCE_TEMPLATE_NAMES)[number];
+
 /** The handler type of conference nodes. */
 export const CONFERENCE_TYPE = 'conference';
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { ConferenceRole, ConferenceTemplateName } from '@orchestra/core/handlers';
+import type { ConferenceRole } from '@orchestra/core/handlers';
+import type { ConferenceTemplateName } from '@orchestra/core/loader';
 import type { GraphNode } from '@orchestra/core';
 import { didYouMean } from './did-you-mean.js';
 import type { LoadedConfig } from './load-config.js';

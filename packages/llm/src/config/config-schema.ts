@@ -1,5 +1,4 @@
-import { REASONING_EFFORTS } from '@orchestra/core/loader';
-import { CONFERENCE_TEMPLATE_NAMES, EVIDENCE_RULES, ROLE_TIERS } from '@orchestra/core/handlers';
+import { CONFERENCE_TEMPLATE_NAMES, EVIDENCE_RULES, REASONING_EFFORTS, ROLE_TIERS } from '@orchestra/core/loader';
 import { z } from 'zod';
 import { argvField, booleanField, choiceField, durationField, envNameField, integerField, nameField, rangeField, urlField } from './config-fields.js';
 
