@@ -93,3 +93,4 @@ export {
 export { CONFERENCE_TYPE, conferenceSettings, type ConferenceSettings } from './graph/conference-settings.js';
 export { checkEvidence, type EvidenceSources, type EvidenceVerdict } from './handlers/conference/evidence-check.js';
 export { simulatedConference } from './handlers/conference/simulated-conference.js';
+export { RECEIPTS_FILE, ReceiptBook } from './handlers/conference/receipts.js';

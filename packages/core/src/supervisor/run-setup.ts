@@ -4,6 +4,7 @@ import { sortDiagnostics } from '../diagnostics/diagnostic.js';
 import { hasLlmStages } from '../graph/handler-types.js';
 import type { Graph } from '../graph/model.js';
 import type { CodergenBackend } from '../handlers/codergen-backend.js';
+import type { Handler } from '../engine/handler.js';
 import { simulationBackend } from '../handlers/simulation-backend.js';
 import { checkOutputFiles } from '../pipeline/output-files.js';
 import type { RecordedRunOptions } from '../run/recorded-run-options.js';
@@ -22,9 +23,15 @@ export interface RunSetupRequest {
   how: 'start' | 'resume';
 }
 
-/** What a run's LLM stages call. */
+/** What a run's LLM stages call, and handlers of its own node types. */
 export interface RunSetup {
   backend?: CodergenBackend;
+  /**
+   * Handlers by type, registered besides the built-ins (a recipe run's
+   * `recipe.tool` and `recipe.agent` nodes, say). They replace a built-in of
+   * the same type.
+   */
+  handlers?: Readonly<Record<string, Handler>>;
 }
 
 /** Checks a run about to start or resume (throwing a {@link RunRefusal} to refuse it) and gives what it needs. */

@@ -17,6 +17,10 @@ import { followRecordedEvents } from './recorded-events.js';
 import { RunEventLog } from './run-event-log.js';
 import { RunRefusal, RunUnreadableError } from './run-refusal.js';
 import { invalidPipeline, plainSetup, type RunSetup, type RunSetupHook } from './run-setup.js';
+import { createDefaultRegistry } from '../handlers/default-registry.js';
+import type { PhasedMode } from '../handlers/codergen-dispatcher.js';
+import type { HandlerRegistry } from '../engine/handler-registry.js';
+import type { Interviewer } from '../human/interviewer.js';
 
 function recordedOptions(value: unknown): RecordedRunOptions {
   const parsed = RecordedRunOptionsSchema.safeParse(value ?? {});
@@ -100,7 +104,7 @@ export class RunSupervisor {
     let graph = request.graph;
     let diagnostics = [] as ReturnType<typeof loadPipeline>['diagnostics'];
     if (!graph) {
-      const loaded = loadPipeline(request.source, { file });
+      const loaded = loadPipeline(request.source, { file, knownHandlerTypes: this.options.handlerTypes ?? [] });
       if (!loaded.ok || !loaded.graph) throw invalidPipeline(file, loaded.diagnostics);
       graph = loaded.graph;
       diagnostics = loaded.diagnostics;
@@ -114,6 +118,7 @@ export class RunSupervisor {
     return this.launch(store, new RunEventLog(), 0, attach, (signal, onEvent, interviewer) =>
       runPipeline(g, {
         ...(setup.backend ? { backend: setup.backend } : {}),
+        ...withHandlers(setup, interviewer, phasedMode),
         interviewer,
         store,
         initialContext: request.context ?? {},
@@ -292,7 +297,7 @@ export class RunSupervisor {
     if (ENDED.has(report.state) && how.ended !== 'report') throw new RunRefusal('ORCH_RUN_ENDED', `run ${id} has ended (${report.state}); there is nothing to resume`, { state: report.state });
     const options = recordedOptions(report.manifest.run_options);
     const source = await store.readSource();
-    const loaded = source !== undefined ? loadPipeline(source, { file: `${id}/pipeline.dot` }) : undefined;
+    const loaded = source !== undefined ? loadPipeline(source, { file: `${id}/pipeline.dot`, knownHandlerTypes: this.options.handlerTypes ?? [] }) : undefined;
     if (!loaded?.graph || hasErrors(loaded.diagnostics)) throw new RunRefusal('ORCH_CHECKPOINT', `run ${id} keeps no readable copy of its pipeline; it cannot be resumed here`);
     const setup = await this.setup({ graph: loaded.graph, file: `${id}/pipeline.dot`, diagnostics: [], options, how: 'resume' });
     return { store, setup, options };
@@ -310,6 +315,7 @@ export class RunSupervisor {
     return this.launch(store, new RunEventLog(recorded), asked, attach, (signal, onEvent, interviewer) =>
       resumePipeline(store, {
         ...(setup.backend ? { backend: setup.backend } : {}),
+        ...withHandlers(setup, interviewer, phasedMode),
         interviewer,
         signal,
         onEvent,
@@ -371,4 +377,12 @@ export class RunSupervisor {
       done,
     };
   }
+}
+
+/** The registry of a run whose setup brings handlers of its own: the built-ins (over its backend, asking `interviewer`) with them. */
+function withHandlers(setup: RunSetup, interviewer: Interviewer, phasedMode: PhasedMode): { registry?: HandlerRegistry } {
+  if (!setup.handlers) return {};
+  const registry = createDefaultRegistry({ ...(setup.backend ? { backend: setup.backend } : {}), interviewer, phasedMode });
+  for (const [type, handler] of Object.entries(setup.handlers)) registry.register(type, handler);
+  return { registry };
 }

@@ -17,6 +17,8 @@ export interface RunSupervisorOptions {
   catalogue: RunCatalogue;
   /** Checks and equips each run before it starts or resumes (default: simulated runs get the simulation, nothing else). */
   setup?: RunSetupHook;
+  /** Node types the handlers its setup brings run (`RunSetup.handlers`), so pipelines using them load. */
+  handlerTypes?: readonly string[];
   /** Where tool commands of new runs run (default: the process's working directory); a resumed run keeps its own. */
   workdir?: string;
   /** Passed to the engine (tests use 0). */

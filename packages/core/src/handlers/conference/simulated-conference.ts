@@ -7,8 +7,10 @@ const FIRST_RECEIPT = /rcpt_[A-Za-z0-9]+/;
  * The conference side of the `--simulate` backend: every role named is a T3
  * role that must cite a receipt; the chief makes one simulated call of its
  * first allowed tool (no file is read) and gets its receipt; each role
- * answers with an `Evidence:` line citing that receipt. Deterministic apart
- * from receipt ids and times.
+ * answers with an `Evidence:` line citing that receipt. Other tool-less calls
+ * (recipe agent steps) get a canned reply: a JSON object (`pass: true`) when
+ * the prompt asks for JSON, else a line of text. Deterministic apart from
+ * receipt ids and times.
  */
 export const simulatedConference: ConferenceBackend = {
   roles: (names) => names.map((name) => ({ name, contract: `You are the ${name}.`, evidence: 'receipt', tier: 'T3', model: 'simulation' })),
@@ -24,9 +26,13 @@ export const simulatedConference: ConferenceBackend = {
     const last = request.messages[request.messages.length - 1]?.content ?? '';
     const receipt = FIRST_RECEIPT.exec(last)?.[0];
     request.report.response({ model: 'simulation', durationMs: 0 });
+    // A conference role cites the receipt it was shown; any other tool-less call (a recipe's agent step) gets a
+    // canned reply: JSON when the prompt asks for JSON (so checks of `.pass` hold), else text.
     const text = receipt
       ? `[Simulated] The ${request.role.name}'s reading of the evidence for ${request.node.id}.\nEvidence: receipt_id: ${receipt}`
-      : 'ABSTAIN\n[Simulated] There is no evidence to read.';
+      : /\bJSON\b/.test(last)
+        ? JSON.stringify({ simulated: true, pass: true, role: request.role.name, summary: `[Simulated] ${request.role.name} for ${request.node.id}` })
+        : `[Simulated] ${request.role.name}'s work for ${request.node.id}.`;
     return { text, model: 'simulation' };
   },
   workspace: () => process.cwd(),

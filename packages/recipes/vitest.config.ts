@@ -1,0 +1,9 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'recipes',
+    include: ['test/**/*.test.ts'],
+    setupFiles: ['test/setup/network-guard.ts'],
+  },
+});
