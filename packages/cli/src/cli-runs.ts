@@ -14,12 +14,12 @@ export interface CliRun {
  * catalogue of its parent directory, driven by a {@link RunSupervisor} like
  * every other front end's runs.
  */
-export function cliRun(logsRoot: string, setup?: RunSetupHook): CliRun {
-  const supervisor = new RunSupervisor({ catalogue: new FileRunCatalogue(dirname(logsRoot)), ...(setup ? { setup } : {}) });
+export function cliRun(logsRoot: string, setup?: RunSetupHook, more: { handlerTypes?: readonly string[] } = {}): CliRun {
+  const supervisor = new RunSupervisor({ catalogue: new FileRunCatalogue(dirname(logsRoot)), ...(setup ? { setup } : {}), ...more });
   return { supervisor, id: basename(logsRoot) };
 }
 
 /** The supervisor of the runs kept in a directory of runs (`.orchestra/runs` by default), for new runs with new ids. */
-export function cliRuns(runsDir: string, setup?: RunSetupHook): RunSupervisor {
-  return new RunSupervisor({ catalogue: new FileRunCatalogue(runsDir), ...(setup ? { setup } : {}) });
+export function cliRuns(runsDir: string, setup?: RunSetupHook, more: { handlerTypes?: readonly string[] } = {}): RunSupervisor {
+  return new RunSupervisor({ catalogue: new FileRunCatalogue(runsDir), ...(setup ? { setup } : {}), ...more });
 }

@@ -19,6 +19,7 @@ export const commandModules = {
   serve: () => import('./commands/serve.js'),
   chat: () => import('./commands/chat.js'),
   mcp: () => import('./commands/mcp.js'),
+  recipe: () => import('./commands/recipe.js'),
   /** Not a command: `validate`'s check of conference roles against orchestra.yaml (it loads the YAML parser). */
   conferenceRoles: () => import('./commands/conference-roles.js'),
 };

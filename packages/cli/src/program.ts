@@ -90,6 +90,46 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
       exitCode = await (await commandModules.run()).runCommand(file, { ...options, ...terminal() }, io);
     });
 
+  const recipe = program.command('recipe').description('recipes: a model-free tool phase, tool-less agents in order, a Definition of Done (docs/recipes.md)');
+  recipe
+    .command('validate')
+    .description("check recipes' wiring without running them (all of the project's when none is named)")
+    .argument('[ids...]', 'recipe ids')
+    .option('--project <dir>', 'the project: recipes/, orchestra.yaml (default: the working directory)')
+    .action(async (ids: string[], options: { project?: string }) => {
+      exitCode = await (await commandModules.recipe()).recipeValidateCommand(ids, options, io);
+    });
+  recipe
+    .command('show')
+    .description("a recipe's steps, or the pipeline it compiles to")
+    .argument('<id>', 'recipe id')
+    .option('--project <dir>', 'the project (default: the working directory)')
+    .option('--task <text>', 'the task to compile it for')
+    .option('--dot', 'print the compiled DOT pipeline')
+    .action(async (id: string, options: { project?: string; task?: string; dot?: boolean }) => {
+      exitCode = await (await commandModules.recipe()).recipeShowCommand(id, options, io);
+    });
+  const recipeRun = recipe
+    .command('run')
+    .description('run a recipe for a task (the flags of orchestra run apply)')
+    .argument('<id>', 'recipe id')
+    .requiredOption('--task <text>', 'what to do')
+    .option('--project <dir>', 'the project (default: the working directory)');
+  for (const option of program.commands.find((c) => c.name() === 'run')?.options ?? []) recipeRun.addOption(option);
+  recipeRun.action(async (id: string, options: RunCommandFlags & { set: string[]; project?: string; task: string }) => {
+    exitCode = await (await commandModules.recipe()).recipeRunCommand(id, { ...options, ...terminal() }, io);
+  });
+
+  program
+    .command('route')
+    .description("the recipe recipes/router.yaml picks for a task (no model)")
+    .argument('<task>', 'the task')
+    .option('--project <dir>', 'the project (default: the working directory)')
+    .option('--json', 'print the result as JSON')
+    .action(async (task: string, options: { project?: string; json?: boolean }) => {
+      exitCode = await (await commandModules.recipe()).routeCommand(task, options, io);
+    });
+
   program
     .command('resume')
     .description('continue an interrupted or crashed run from its checkpoint')

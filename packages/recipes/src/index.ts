@@ -17,3 +17,5 @@ export { evaluateCheck, type DodCheck, type DodResult } from './dod.js';
 export { slotKey, readSlot, type SlotValue } from './slots.js';
 export { RecipeToolError, type RecipeTool, type RecipeToolContext, type RecipeToolResult } from './tool-types.js';
 export { commandTool } from './command-tool.js';
+export { loadRouter, routeTask, RouterError, type Router, type RouteResult } from './router/index.js';
+export { BUILT_IN_TOOLS, builtInTool } from './tools/built-in-tools.js';

@@ -16,9 +16,11 @@ import {
 import { checkPipelineHash, RUN_FILES, defaultLogsRoot, readPendingQuestions, readManifest, type Manifest } from '@orchestra/core/store';
 import { killRunningTools, pathProblem } from '@orchestra/core/handlers';
 import { escapeControl, sortDiagnostics } from '@orchestra/core/loader';
-import { loadPipeline, type Graph } from '@orchestra/core/loader';
+import { loadPipeline, type Diagnostic, type Graph } from '@orchestra/core/loader';
+import type { Handler } from '@orchestra/core';
 import type { LoadedConfig } from '@orchestra/llm/config';
 import { cliRun, cliRuns } from '../cli-runs.js';
+import { isRecipeGraph, recipeExtension } from '../recipe-extension.js';
 import { ExitCode } from '../exit-codes.js';
 import { readAnswersFile } from '../answers-file.js';
 import { loadForCommand } from '../load-pipeline-file.js';
@@ -113,11 +115,11 @@ interface Setup {
  * backend (LangChain is loaded only then). A bad flag or configuration is an
  * error message (exit 2).
  */
-async function setUp(graph: Graph, pipelineFile: string | undefined, flags: RunFlags): Promise<Setup | string> {
+async function setUp(graph: Graph, pipelineFile: string | undefined, flags: RunFlags, callsModels = false): Promise<Setup | string> {
   const models = modelFlags(flags);
   if (typeof models === 'string') return models;
   if (flags.simulate && Object.keys(models).length > 0) return 'use --model, --base-url and --backend without --simulate (a simulated run calls no model)';
-  const needsModels = !flags.simulate && hasLlmStages(graph);
+  const needsModels = !flags.simulate && (callsModels || hasLlmStages(graph));
   let config: LoadedConfig;
   try {
     if (!needsModels && !(await hasRunConfig(pipelineFile))) return { defaults: { autoApprove: false }, ...(flags.simulate ? { backend: simulationBackend } : {}) };
@@ -229,30 +231,59 @@ export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO
   }
   const loaded = await loadForCommand(file, io);
   if (!loaded) return ExitCode.usage;
-  const diagnostics = sortDiagnostics(loaded.diagnostics);
   if (!loaded.ok || !loaded.graph) {
-    for (const d of diagnostics) io.stderr(`${formatDiagnostic(d, file)}\n`);
+    for (const d of sortDiagnostics(loaded.diagnostics)) io.stderr(`${formatDiagnostic(d, file)}\n`);
     io.stderr(`orchestra: ${escapeControl(file, { keepNewlines: false })} is not a valid pipeline; nothing was run\n`);
     return ExitCode.failed;
   }
-  if (!flags.quiet && !flags.json) for (const d of diagnostics) io.stderr(`${formatDiagnostic(d, file)}\n`);
-  const graph = loaded.graph;
-  const setup = await setUp(graph, resolve(file), flags);
+  return runLoaded({ source: loaded.source, graph: loaded.graph, diagnostics: loaded.diagnostics, file, sourceFile: resolve(file), context: { ...fromFile, ...sets } }, flags, io);
+}
+
+/** A pipeline ready to run: loaded and valid. */
+export interface LoadedRun {
+  source: string;
+  graph: Graph;
+  diagnostics: readonly Diagnostic[];
+  /** Its name in messages. */
+  file: string;
+  /** The file it is recorded as coming from (orchestra.yaml is found next to it). */
+  sourceFile: string;
+  context: Record<string, unknown>;
+}
+
+/** What a kind of pipeline adds to a run: handlers of its own node types (a compiled recipe's). */
+export interface RunExtension {
+  /** The node types its handlers run. */
+  handlerTypes: readonly string[];
+  /** Its handlers, over the run's backend. */
+  handlers(backend: CodergenBackend | undefined): Promise<Record<string, Handler>>;
+  /** Whether its nodes call models (the backend is loaded for them). */
+  callsModels: boolean;
+  /** Checks a run about to resume (a recipe changed since): a message refuses it. */
+  resumeProblem?(graph: Graph): Promise<string | undefined>;
+}
+
+/** Starts a loaded pipeline as `orchestra run` does (warnings printed, the backend set up, Ctrl-C handled), with what `extension` adds. */
+export async function runLoaded(run: LoadedRun, flags: RunCommandFlags, io: CliIO, extension?: RunExtension): Promise<number> {
+  const { graph, file } = run;
+  if (!flags.quiet && !flags.json) for (const d of sortDiagnostics(run.diagnostics)) io.stderr(`${formatDiagnostic(d, file)}\n`);
+  const setup = await setUp(graph, run.sourceFile, flags, extension?.callsModels ?? false);
   if (typeof setup === 'string') {
     io.stderr(`orchestra: ${escapeControl(setup)}\n`);
     return ExitCode.usage;
   }
   // A run directory given: run <name> of its parent; else a new run in .orchestra/runs.
-  const runSetup = async () => (setup.backend ? { backend: setup.backend } : {});
-  const target = flags.logsDir ? cliRun(resolve(flags.logsDir), runSetup) : { supervisor: cliRuns(dirname(defaultLogsRoot(graph.name)), runSetup), id: undefined };
+  const runSetup = async () => ({ ...(setup.backend ? { backend: setup.backend } : {}), ...(extension ? { handlers: await extension.handlers(setup.backend) } : {}) });
+  const types = extension ? { handlerTypes: extension.handlerTypes } : {};
+  const target = flags.logsDir ? cliRun(resolve(flags.logsDir), runSetup, types) : { supervisor: cliRuns(dirname(defaultLogsRoot(graph.name)), runSetup, types), id: undefined };
   return execute(io, flags, 0, setup, [], (attach) =>
     target.supervisor.start(
       {
-        source: loaded.source,
+        source: run.source,
         graph,
         file,
-        sourceFile: resolve(file),
-        context: { ...fromFile, ...sets },
+        sourceFile: run.sourceFile,
+        context: run.context,
         options: recordRunOptions(flags),
         ...(target.id !== undefined ? { id: target.id } : {}),
       },
@@ -287,13 +318,13 @@ export interface ResumeCommandFlags extends RunFlags {
 export async function resumeCommand(logsDir: string, given: ResumeCommandFlags, io: CliIO): Promise<number> {
   const logsRoot = resolve(logsDir);
   let setup: Setup | undefined;
-  const { supervisor, id } = cliRun(logsRoot, async () => (setup?.backend ? { backend: setup.backend } : {}));
+  const { supervisor: reader, id } = cliRun(logsRoot, async () => (setup?.backend ? { backend: setup.backend } : {}));
   let manifest: Manifest;
   let store: RunStore;
   let source: string | undefined;
   try {
     manifest = readManifest(logsRoot);
-    store = await supervisor.store(id);
+    store = await reader.store(id);
     source = await store.readSource();
     // Before anything reads the run's pipeline (its models, its orchestra.yaml): it must be the one the run started with.
     if (source !== undefined) checkPipelineHash(logsRoot, manifest, source);
@@ -313,12 +344,22 @@ export async function resumeCommand(logsDir: string, given: ResumeCommandFlags, 
   }
   if (given.cwd !== undefined && chatty) io.stderr(`orchestra: ${escapeControl(`tool commands run in ${workdir}${manifest.workdir ? ` (the run started in ${manifest.workdir})` : ''}`, { keepNewlines: false })}\n`);
   const pipeline = runPipelineOf(logsRoot, source, manifest);
-  const prepared: Setup | string = pipeline ? await setUp(pipeline.graph, pipeline.sourceFile, flags) : { defaults: { autoApprove: false }, ...(flags.simulate ? { backend: simulationBackend } : {}) };
+  // A compiled recipe's run needs its handlers, and is refused when the recipe changed since it started.
+  const extension = pipeline && isRecipeGraph(pipeline.graph) ? await recipeExtension() : undefined;
+  const changed = extension && pipeline ? await extension.resumeProblem?.(pipeline.graph) : undefined;
+  if (changed) {
+    io.stderr(`orchestra: ${escapeControl(changed)}; start it again with orchestra recipe run, or restore the recipe to resume this run\n`);
+    return ExitCode.usage;
+  }
+  const prepared: Setup | string = pipeline ? await setUp(pipeline.graph, pipeline.sourceFile, flags, extension?.callsModels ?? false) : { defaults: { autoApprove: false }, ...(flags.simulate ? { backend: simulationBackend } : {}) };
   if (typeof prepared === 'string') {
     io.stderr(`orchestra: ${escapeControl(prepared)}\n`);
     return ExitCode.usage;
   }
   setup = prepared;
+  const { supervisor } = extension
+    ? cliRun(logsRoot, async () => ({ ...(prepared.backend ? { backend: prepared.backend } : {}), handlers: await extension.handlers(prepared.backend) }), { handlerTypes: extension.handlerTypes })
+    : { supervisor: reader };
   // The answers the run already used (its interview records): a resumed `--answers` skips them.
   const answered = (await store.readInterviews()).length;
   return execute(io, flags, answered, prepared, resumeFlags(given), async (attach) => {

@@ -44,6 +44,8 @@ export function commandUses(graph: Graph): CommandUse[] {
     if (COMMAND_TYPES.has(type)) uses.push({ nodeId: node.id, what: `node ${node.id} (${type})`, ...at });
     // The chief of a conference reads (with conference.tools, maybe writes or runs) the workspace.
     else if (type === 'conference') uses.push({ nodeId: node.id, what: `node ${node.id} (conference: its chief calls workspace tools)`, ...at });
+    // A compiled recipe's tool step reads the project's files, or runs the command the recipe declares.
+    else if (type === 'recipe.tool') uses.push({ nodeId: node.id, what: `node ${node.id} (recipe tool ${node.attributes['recipe.tool'] ?? ''}${node.attributes['recipe.command'] ? ', a command' : ''})`, ...at });
     const attrs = node.attributes;
     for (const key of Object.keys(attrs)) {
       const value = attrs[key] ?? '';

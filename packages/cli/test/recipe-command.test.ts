@@ -1,0 +1,78 @@
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixturePath, httpError, reply, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
+import { modelFreeEnv, tempDir } from './cli-helpers.js';
+import { cliWith } from './in-process.js';
+
+/** A copy of the sample manuscript project (recipes, router, templates, roles). */
+function manuscript(): string {
+  const dir = join(tempDir(), 'manuscript');
+  cpSync(fixturePath('manuscript'), dir, { recursive: true });
+  return dir;
+}
+
+let server: ScriptedOpenAIServer;
+beforeEach(async () => {
+  server = await startScriptedOpenAIServer({ apiKey: 'k' });
+});
+afterEach(async () => {
+  await server.close();
+});
+
+describe('orchestra recipe and orchestra route', () => {
+  it('validate checks every recipe of the project, and names a broken one at file:line:col', async () => {
+    const dir = manuscript();
+    const ok = await cliWith(['recipe', 'validate', '--project', dir], { cwd: dir, env: modelFreeEnv() });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain(`${join(dir, 'recipes', 'creative_draft_scene.yaml')}: valid`);
+    const file = join(dir, 'recipes', 'analytical_prose.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/agent: (\w+)/, 'agent: ghost'));
+    const bad = await cliWith(['recipe', 'validate', 'analytical_prose', '--project', dir], { cwd: dir, env: modelFreeEnv() });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(new RegExp(`^${file.replace(/[.]/g, '\\.')}:\\d+:\\d+: phase_b\\.pipeline\\.0\\.agent: "ghost" is not a role`, 'm'));
+  });
+
+  it('route picks a recipe without a model, with the arguments its rule captures', async () => {
+    const dir = manuscript();
+    const r = await cliWith(['route', 'check scene 2 for continuity errors', '--project', dir, '--json'], { cwd: dir, env: modelFreeEnv() });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ recipe_id: 'analytical_consistency', routable: true });
+    const none = await cliWith(['route', 'make me a sandwich', '--project', dir], { cwd: dir, env: modelFreeEnv() });
+    expect(none.code).toBe(1);
+    expect(none.stdout).toContain('routable: false');
+  });
+
+  it('show --dot prints the pipeline a recipe compiles to; run --simulate runs it to its Definition of Done', async () => {
+    const dir = manuscript();
+    const shown = await cliWith(['recipe', 'show', 'analytical_consistency', '--dot', '--task', 'check scene 2', '--project', dir], { cwd: dir, env: modelFreeEnv() });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^digraph recipe_analytical_consistency \{/);
+    expect(shown.stdout).toContain('type="recipe.tool"');
+    const logs = join(tempDir(), 'run');
+    const r = await cliWith(['recipe', 'run', 'analytical_consistency', '--task', 'check scene 2 for continuity errors', '--project', dir, '--simulate', '--logs-dir', logs], { cwd: dir, env: modelFreeEnv() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('✓ dod');
+    const receipt = JSON.parse(readFileSync(join(logs, 'a1_file_locator', 'receipts.jsonl'), 'utf8').trim()) as { tool: string; payload: string };
+    expect(receipt.tool).toBe('file_locator');
+    expect(JSON.parse(receipt.payload)).toMatchObject({ scenePaths: expect.arrayContaining(['scenes/scene-02.md']) });
+  });
+
+  it('a failed agent step parks the run (exit 3); a recipe changed meanwhile refuses the resume, naming the step', async () => {
+    const dir = manuscript();
+    server.respondWith(() => httpError(400, { message: 'bad request from the scripted server' }));
+    const logs = join(tempDir(), 'run');
+    const env = modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'k' });
+    const r = await cliWith(['recipe', 'run', 'analytical_consistency', '--task', 'check scene 2 for continuity errors', '--project', dir, '--model', 'scripted-model', '--park', '--logs-dir', logs], { cwd: dir, env });
+    expect(r.code).toBe(3);
+    expect(r.stdout + r.stderr).toContain('failed. Stop the run, retry the step, or skip it');
+    // Every request sent no tools: phase-B agents get no tool catalogue.
+    expect(server.completions.length).toBeGreaterThan(0);
+    for (const request of server.completions) expect(request.tools ?? []).toEqual([]);
+    const template = join(dir, 'recipes', 'templates', 'check_consistency.md');
+    writeFileSync(template, `${readFileSync(template, 'utf8')}\nOne more line.\n`);
+    const resumed = await cliWith(['resume', logs, '--model', 'scripted-model'], { cwd: dir, env });
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toMatch(/recipe analytical_consistency changed since this run started: step b\d_\w+, template is different in .*analytical_consistency\.yaml or its template/);
+  });
+});
