@@ -19,6 +19,14 @@ export async function recipeExtension(): Promise<RunExtension> {
     handlerTypes: recipes.RECIPE_HANDLER_TYPES,
     callsModels: true,
     handlers: async (backend) => recipes.createRecipeHandlers({ backend: backend ?? simulationBackend, tools: recipes.BUILT_IN_TOOLS }),
-    resumeProblem: async (graph) => recipes.recipeChange(graph, recipes.BUILT_IN_TOOLS),
+    resumeProblem: async (graph) => {
+      try {
+        recipes.assertRecipeUnchanged(graph, recipes.BUILT_IN_TOOLS);
+        return undefined;
+      } catch (error) {
+        if (error instanceof recipes.RecipeError) return error.message;
+        throw error;
+      }
+    },
   };
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { CHAT_ERROR_CODES } from '@orchestra/chat';
 import { CORE_ERROR_CODES } from '@orchestra/core';
 import { LLM_ERROR_CODES } from '@orchestra/llm';
+import { RECIPES_ERROR_CODES } from '@orchestra/recipes';
 import { SERVER_ERROR_CODES } from '@orchestra/server';
 import { TESTING_ERROR_CODES } from '@orchestra/testing';
 import { describe, expect, it } from 'vitest';
@@ -23,8 +24,9 @@ const PACKAGES = [
   { name: '@orchestra/llm', row: '`@orchestra/llm`', codes: LLM_ERROR_CODES, list: 'packages/llm/src/errors/llm-error-codes.ts', dirs: ['packages/llm/src'], uses: ['@orchestra/core'] },
   { name: '@orchestra/server', row: '`@orchestra/server`', codes: SERVER_ERROR_CODES, list: 'packages/server/src/server-error-codes.ts', dirs: ['packages/server/src', 'packages/server/web'], uses: ['@orchestra/core'] },
   { name: '@orchestra/chat', row: '`@orchestra/chat`', codes: CHAT_ERROR_CODES, list: 'packages/chat/src/chat-error-codes.ts', dirs: ['packages/chat/src'], uses: ['@orchestra/core', '@orchestra/llm', '@orchestra/server'] },
+  { name: '@orchestra/recipes', row: '`@orchestra/recipes`', codes: RECIPES_ERROR_CODES, list: 'packages/recipes/src/recipe-error.ts', dirs: ['packages/recipes/src'], uses: ['@orchestra/core', '@orchestra/llm'] },
   { name: '@orchestra/testing', row: '`@orchestra/testing`', codes: TESTING_ERROR_CODES, list: 'packages/testing/src/testing-error-codes.ts', dirs: ['packages/testing/src'], uses: ['@orchestra/core'] },
-  { name: 'orchestra (CLI)', row: '`orchestra` (CLI)', codes: CLI_ERROR_CODES, list: 'packages/cli/src/cli-error-codes.ts', dirs: ['packages/cli/src'], uses: ['@orchestra/core', '@orchestra/llm', '@orchestra/server', '@orchestra/chat', '@orchestra/testing'] },
+  { name: 'orchestra (CLI)', row: '`orchestra` (CLI)', codes: CLI_ERROR_CODES, list: 'packages/cli/src/cli-error-codes.ts', dirs: ['packages/cli/src'], uses: ['@orchestra/core', '@orchestra/llm', '@orchestra/server', '@orchestra/chat', '@orchestra/recipes', '@orchestra/testing'] },
 ] as const;
 
 /** A code as written in sources and docs. */

@@ -1,7 +1,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixturePath, httpError, reply, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
+import { fixturePath, httpError, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
 import { modelFreeEnv, tempDir } from './cli-helpers.js';
 import { cliWith } from './in-process.js';
 

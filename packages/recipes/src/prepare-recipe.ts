@@ -79,3 +79,9 @@ export function recipeChange(graph: Graph, tools: readonly RecipeTool[]): string
   }
   return undefined;
 }
+
+/** Throws `ORCH_RECIPE_CHANGED` (naming the change) when the recipe a run was compiled from changed since; see {@link recipeChange}. */
+export function assertRecipeUnchanged(graph: Graph, tools: readonly RecipeTool[]): void {
+  const change = recipeChange(graph, tools);
+  if (change) throw new RecipeError('ORCH_RECIPE_CHANGED', change);
+}
