@@ -34,7 +34,7 @@ describe('conference nodes from the command line', () => {
     const bad = manuscript('critic,continuty,editor');
     const r = await cliWith(['validate', bad.pipeline], { cwd: bad.dir, env: modelFreeEnv() });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`${bad.pipeline}:10:5: error [conference_role] conference node review: "continuty" is not a role (roles: in ${join(bad.dir, 'orchestra.yaml')}; the roles are critic, continuity, editor): did you mean "continuity"?`);
+    expect(r.stdout).toContain(`${bad.pipeline}:10:5: error [conference_role] conference node review: "continuty" is not a role (roles: in ${join(bad.dir, 'orchestra.yaml')}; the roles are critic, continuity, editor, planner, writer, librarian): did you mean "continuity"?`);
   });
 
   it('lint refuses a conference without roles or with a quorum above them (exit 1, file:line:col)', async () => {
