@@ -19,3 +19,4 @@ export { RecipeToolError, type RecipeTool, type RecipeToolContext, type RecipeTo
 export { commandTool } from './command-tool.js';
 export { loadRouter, routeTask, RouterError, type Router, type RouteResult } from './router/index.js';
 export { BUILT_IN_TOOLS, builtInTool } from './tools/built-in-tools.js';
+export * from './plans/index.js';
