@@ -20,6 +20,7 @@ export const commandModules = {
   chat: () => import('./commands/chat.js'),
   mcp: () => import('./commands/mcp.js'),
   recipe: () => import('./commands/recipe.js'),
+  plan: () => import('./commands/plan.js'),
   /** Not a command: `validate`'s check of conference roles against orchestra.yaml (it loads the YAML parser). */
   conferenceRoles: () => import('./commands/conference-roles.js'),
 };

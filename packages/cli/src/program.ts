@@ -121,6 +121,23 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
   });
 
   program
+    .command('plan')
+    .description('a session plan: the chief splits what you want into tasks, you approve them, each runs as a recipe (docs/recipes.md)')
+    .argument('[intent]', 'what you want done')
+    .option('--project <dir>', 'the project (default: the working directory)')
+    .option('--resume', 'go on with the saved plan (.orchestra/plan.json)')
+    .option('--force <task>', 'with --resume: start this task although a dependency has not finished (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--simulate', 'no model: the chief and the agents give simulated replies')
+    .option('--auto-approve', 'approve the plan and answer every question with its first choice (for CI)')
+    .option('--answers <file.json>', 'answer the questions from a JSON array of answers, in order')
+    .option('--model <name>', 'as for run')
+    .option('--base-url <url>', 'as for run')
+    .option('--backend <kind>', 'as for run')
+    .action(async (intent: string | undefined, options: Record<string, unknown>) => {
+      exitCode = await (await commandModules.plan()).planCommand(intent, options, io);
+    });
+
+  program
     .command('route')
     .description("the recipe recipes/router.yaml picks for a task (no model)")
     .argument('<task>', 'the task')

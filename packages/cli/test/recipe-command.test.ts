@@ -76,3 +76,24 @@ describe('orchestra recipe and orchestra route', () => {
     expect(resumed.stderr).toMatch(/recipe analytical_consistency changed since this run started: step b\d_\w+, template is different in .*analytical_consistency\.yaml or its template/);
   });
 });
+
+describe('orchestra plan', () => {
+  it('--simulate --auto-approve plans, approves and runs the tasks; --resume of an ended plan changes nothing; a damaged plan is refused and kept', async () => {
+    const dir = manuscript();
+    const r = await cliWith(['plan', 'check scene 2 for continuity errors', '--project', dir, '--simulate', '--auto-approve'], { cwd: dir, env: modelFreeEnv() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('▶ task t1');
+    expect(r.stdout).toMatch(/1\. \[done\] t1: check scene 2 for continuity errors → analytical_consistency \(run \S+\)/);
+    const file = join(dir, '.orchestra', 'plan.json');
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { state: string; tasks: { run_id: string }[] };
+    expect(saved.state).toBe('done');
+    const again = await cliWith(['plan', '--resume', '--project', dir, '--simulate', '--auto-approve'], { cwd: dir, env: modelFreeEnv() });
+    expect(again.code).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).tasks[0].run_id).toBe(saved.tasks[0]?.run_id);
+    writeFileSync(file, '{"format":');
+    const damaged = await cliWith(['plan', '--resume', '--project', dir, '--simulate'], { cwd: dir, env: modelFreeEnv() });
+    expect(damaged.code).toBe(2);
+    expect(damaged.stderr).toContain('plan.json is damaged');
+    expect(readFileSync(file, 'utf8')).toBe('{"format":');
+  });
+});

@@ -12,8 +12,8 @@ export type PlanState = (typeof PLAN_STATES)[number];
 
 const taskId = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, { error: 'task ids use letters, digits, _ and -' });
 
-/** A task as the chief proposes it (its structured output, checked). */
-export const ProposedTaskSchema = z.strictObject({
+/** A task as the chief proposes it (its structured output, checked; keys a model adds besides are dropped). */
+export const ProposedTaskSchema = z.object({
   id: taskId,
   description: z.string().min(1, { error: 'a task needs a description' }),
   type: z.string().optional(),
@@ -23,7 +23,7 @@ export const ProposedTaskSchema = z.strictObject({
 });
 
 /** The chief's decomposition of an intent. */
-export const ProposalSchema = z.strictObject({ tasks: z.array(ProposedTaskSchema) });
+export const ProposalSchema = z.object({ tasks: z.array(ProposedTaskSchema) });
 
 /** A task of a plan, with its route and its run. */
 export const PlanTaskSchema = ProposedTaskSchema.extend({
