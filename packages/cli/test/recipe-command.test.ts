@@ -1,7 +1,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixturePath, httpError, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
+import { fixturePath, httpError, reply, startScriptedOpenAIServer, type RecordedRequest, type ScriptedOpenAIServer } from '@orchestra/testing';
 import { modelFreeEnv, tempDir } from './cli-helpers.js';
 import { cliWith } from './in-process.js';
 
@@ -56,6 +56,28 @@ describe('orchestra recipe and orchestra route', () => {
     const receipt = JSON.parse(readFileSync(join(logs, 'a1_file_locator', 'receipts.jsonl'), 'utf8').trim()) as { tool: string; payload: string };
     expect(receipt.tool).toBe('file_locator');
     expect(JSON.parse(receipt.payload)).toMatchObject({ scenePaths: expect.arrayContaining(['scenes/scene-02.md']) });
+  });
+
+  it('runs a shipped recipe on the manuscript against the scripted OpenAI server (real ChatOpenAI clients, no tools sent)', async () => {
+    const dir = manuscript();
+    const system = (r: RecordedRequest) => String(r.messages?.[0]?.content ?? '');
+    server.respondWith((r) => {
+      if (system(r).startsWith('You are the continuity editor')) {
+        return reply(JSON.stringify({ pass: false, findings: [{ quote: 'Her brown eyes were wide in the lamplight.', path: 'scenes/scene-02.md', contradicts: 'canon.md:15 green eyes', fix: 'green' }] }));
+      }
+      return reply('1. Make Wren\'s eyes green in scene 2.');
+    });
+    const logs = join(tempDir(), 'run');
+    const env = modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'k' });
+    const r = await cliWith(['recipe', 'run', 'analytical_consistency', '--task', 'check scene 2 for continuity errors', '--project', dir, '--model', 'scripted-model', '--logs-dir', logs], { cwd: dir, env });
+    expect(r.code).toBe(0);
+    expect(server.completions).toHaveLength(2);
+    for (const request of server.completions) expect(request.tools ?? []).toEqual([]);
+    // The continuity agent saw the task and the consistency report (the eye colour among its conflicts), nothing about other tasks.
+    expect(server.completions[0]?.lastUserText).toContain('check scene 2 for continuity errors');
+    expect(server.completions[0]?.lastUserText).toContain('brown');
+    const checkpoint = JSON.parse(readFileSync(join(logs, 'checkpoint.json'), 'utf8')) as { context: Record<string, { data?: { findings?: unknown[] } }> };
+    expect(checkpoint.context['slots.continuity_report']?.data?.findings).toHaveLength(1);
   });
 
   it('a failed agent step parks the run (exit 3); a recipe changed meanwhile refuses the resume, naming the step', async () => {
