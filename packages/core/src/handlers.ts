@@ -94,3 +94,4 @@ export { CONFERENCE_TYPE, conferenceSettings, type ConferenceSettings } from './
 export { checkEvidence, type EvidenceSources, type EvidenceVerdict } from './handlers/conference/evidence-check.js';
 export { simulatedConference } from './handlers/conference/simulated-conference.js';
 export { RECEIPTS_FILE, ReceiptBook } from './handlers/conference/receipts.js';
+export { MAX_QUOTED_FILE_BYTES, readWorkspaceFile, resolveInWorkspace, type WorkspaceRead } from './handlers/conference/workspace-files.js';

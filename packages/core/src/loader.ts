@@ -69,3 +69,4 @@ export {
 } from './pipeline/pipeline-loader.js';
 export { OUTPUT_FILES_RULE, checkOutputFiles } from './pipeline/output-files.js';
 export { normalizeLabel, parseAccelerator, type Accelerator } from './graph/accelerator.js';
+export { closest, editDistance } from './lint/edit-distance.js';

@@ -1,5 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { resolveInWorkspace } from '@orchestra/core/handlers';
 import type { JsonValue } from '@orchestra/core';
 import { refsInText, resolveRef, type RefScope } from './slot-refs.js';
 
@@ -53,10 +53,8 @@ function compare(actual: JsonValue | undefined, op: string, expected: JsonValue)
 }
 
 function fileExists(workspace: string, path: string): boolean {
-  const target = resolve(workspace, path);
-  const rel = relative(workspace, target);
-  if (rel.startsWith('..') || isAbsolute(rel)) return false;
-  return existsSync(target) && statSync(target).isFile();
+  const where = resolveInWorkspace(workspace, path);
+  return !('problem' in where) && statSync(where.real).isFile();
 }
 
 /**

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { closest } from '@orchestra/core/loader';
 import { LineCounter, isMap, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { compileRouter, type Router } from './router.js';
@@ -18,25 +19,12 @@ interface Problem {
   target: PositionTarget;
 }
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length] as number;
-}
-
-/** The candidate closest to `word` when at most a third of it (and at least 2 edits) away. */
+/** The candidate closest to `word` (case ignored) when at most a third of it (and at least 2 edits) away. */
 function didYouMean(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const candidate of candidates) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
-  }
-  return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+  const limit = Math.max(2, Math.floor(word.length / 3));
+  const lower = new Map(candidates.map((c) => [c.toLowerCase(), c]));
+  const hit = closest(word.toLowerCase(), lower.keys(), limit);
+  return hit === undefined ? undefined : lower.get(hit);
 }
 
 function show(value: unknown): string {

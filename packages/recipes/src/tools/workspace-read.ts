@@ -1,5 +1,6 @@
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { readWorkspaceFile, resolveInWorkspace } from '@orchestra/core/handlers';
+import { join, relative, resolve, sep } from 'node:path';
 import { RecipeToolError } from '../tool-types.js';
 
 /** The largest file a built-in tool reads (2 MiB). */
@@ -20,19 +21,6 @@ export interface WorkspaceText {
   lines: string[];
 }
 
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-}
-
-function workspaceRoot(workspace: string): string {
-  try {
-    return realpathSync(workspace);
-  } catch {
-    throw new RecipeToolError(`the workspace ${workspace} cannot be read`);
-  }
-}
-
 /** A path relative to the workspace, with `/` separators. */
 function relPath(root: string, path: string): string {
   return relative(root, path).split(sep).join('/');
@@ -40,18 +28,9 @@ function relPath(root: string, path: string): string {
 
 /** Resolves a workspace path: the absolute real path and the normalised relative one; refuses paths leading out (by `..`, an absolute path or a symbolic link). */
 function confine(workspace: string, path: string): { root: string; real: string; rel: string } {
-  if (typeof path !== 'string' || path.trim() === '' || path.includes('\0')) throw new RecipeToolError(`${JSON.stringify(path)} is not a file path`);
-  const root = workspaceRoot(workspace);
-  const target = resolve(root, path);
-  if (!inside(root, target)) throw new RecipeToolError(`${path} is outside the workspace`);
-  let real: string;
-  try {
-    real = realpathSync(target);
-  } catch {
-    throw new RecipeToolError(`there is no file ${path} in the workspace`);
-  }
-  if (!inside(root, real)) throw new RecipeToolError(`${path} is outside the workspace (a symbolic link leads out of it)`);
-  return { root, real, rel: relPath(root, target) };
+  const where = resolveInWorkspace(workspace, path);
+  if ('problem' in where) throw new RecipeToolError(where.problem);
+  return { ...where, rel: relPath(where.root, resolve(where.root, path)) };
 }
 
 /**
@@ -60,29 +39,11 @@ function confine(workspace: string, path: string): { root: string; real: string;
  * or is larger than {@link MAX_TOOL_FILE_BYTES}.
  */
 export function readWorkspaceText(workspace: string, path: string): WorkspaceText {
-  const { real, rel } = confine(workspace, path);
-  let fd: number;
-  try {
-    fd = openSync(real, 'r');
-  } catch {
-    throw new RecipeToolError(`${path} cannot be read`);
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new RecipeToolError(`${path} is not a file`);
-    if (stat.size > MAX_TOOL_FILE_BYTES) throw new RecipeToolError(`${path} is larger than ${MAX_TOOL_FILE_BYTES / (1024 * 1024)} MiB`);
-    const buffer = Buffer.alloc(stat.size);
-    let read = 0;
-    while (read < stat.size) {
-      const n = readSync(fd, buffer, read, stat.size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    const text = buffer.subarray(0, read).toString('utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-    return { path: rel, text, lines: text.split('\n') };
-  } finally {
-    closeSync(fd);
-  }
+  const { rel } = confine(workspace, path);
+  const read = readWorkspaceFile(workspace, path, MAX_TOOL_FILE_BYTES);
+  if ('problem' in read) throw new RecipeToolError(read.problem);
+  const text = read.text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  return { path: rel, text, lines: text.split('\n') };
 }
 
 /** Whether `path` names a regular file inside the workspace (false for paths leading out). */
@@ -103,7 +64,12 @@ export function workspaceFileExists(workspace: string, path: string): boolean {
  * files are listed only when they stay inside the workspace.
  */
 export function listWorkspaceFiles(workspace: string, extensions: readonly string[]): string[] {
-  const root = workspaceRoot(workspace);
+  let root: string;
+  try {
+    root = realpathSync(workspace);
+  } catch {
+    throw new RecipeToolError(`the workspace ${workspace} cannot be read`);
+  }
   const found: string[] = [];
   let seen = 0;
   const walk = (dir: string, depth: number): void => {
@@ -131,8 +97,9 @@ export function listWorkspaceFiles(workspace: string, extensions: readonly strin
       if (stat.isFile()) found.push(relPath(root, full));
       else if (stat.isSymbolicLink()) {
         try {
-          const real = realpathSync(full);
-          if (inside(root, real) && statSync(real).isFile()) found.push(relPath(root, full));
+          // A link to a file is listed when it stays inside the workspace.
+          const where = resolveInWorkspace(root, relative(root, full));
+          if (!('problem' in where) && statSync(where.real).isFile()) found.push(relPath(root, full));
         } catch {
           // a dangling link: not a file
         }

@@ -13,11 +13,12 @@ function inside(root: string, path: string): boolean {
 }
 
 /**
- * Reads a file a role cited, confined to `workspace`: a path that leaves it
- * (by `..`, an absolute path or a symbolic link) is refused, as is a file
- * that is not a regular file or is larger than {@link MAX_QUOTED_FILE_BYTES}.
+ * Where a path of the workspace really is: the workspace's real path and the
+ * target's, or why it is refused (it leaves the workspace by `..`, as an
+ * absolute path or through a symbolic link, or does not exist).
  */
-export function readWorkspaceFile(workspace: string, path: string): WorkspaceRead {
+export function resolveInWorkspace(workspace: string, path: string): { root: string; real: string } | { problem: string } {
+  if (typeof path !== 'string' || path.trim() === '' || path.includes('\0')) return { problem: `${JSON.stringify(path)} is not a file path` };
   let root: string;
   try {
     root = realpathSync(workspace);
@@ -32,17 +33,28 @@ export function readWorkspaceFile(workspace: string, path: string): WorkspaceRea
   } catch {
     return { problem: `there is no file ${path} in the workspace` };
   }
-  if (!inside(root, real)) return { problem: `${path} is outside the workspace` };
+  if (!inside(root, real)) return { problem: `${path} is outside the workspace (a symbolic link leads out of it)` };
+  return { root, real };
+}
+
+/**
+ * Reads a file of the workspace, confined to it (see
+ * {@link resolveInWorkspace}); a file that is not a regular file or is larger
+ * than `maxBytes` is refused too.
+ */
+export function readWorkspaceFile(workspace: string, path: string, maxBytes: number = MAX_QUOTED_FILE_BYTES): WorkspaceRead {
+  const where = resolveInWorkspace(workspace, path);
+  if ('problem' in where) return where;
   let fd: number;
   try {
-    fd = openSync(real, 'r');
+    fd = openSync(where.real, 'r');
   } catch {
     return { problem: `${path} cannot be read` };
   }
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { problem: `${path} is not a file` };
-    if (stat.size > MAX_QUOTED_FILE_BYTES) return { problem: `${path} is larger than ${MAX_QUOTED_FILE_BYTES} bytes` };
+    if (stat.size > maxBytes) return { problem: `${path} is larger than ${maxBytes % (1024 * 1024) === 0 ? `${maxBytes / (1024 * 1024)} MiB` : `${maxBytes} bytes`}` };
     const buffer = Buffer.alloc(stat.size);
     let read = 0;
     while (read < stat.size) {

@@ -72,7 +72,7 @@ describe('checkEvidence', () => {
     writeFileSync(join(outside, 'secret.md'), 'the secret\n');
     symlinkSync(join(outside, 'secret.md'), join(dir, 'link.md'));
     expect(checkEvidence(`x\nEvidence: "the secret" (../${outside.split('/').pop()}/secret.md)`, 'quote', sources(dir))).toMatchObject({ grounded: false, reason: expect.stringContaining('is outside the workspace') });
-    expect(checkEvidence('x\nEvidence: "the secret" (link.md)', 'quote', sources(dir))).toEqual({ grounded: false, reason: 'the quoted file cannot be checked: link.md is outside the workspace' });
+    expect(checkEvidence('x\nEvidence: "the secret" (link.md)', 'quote', sources(dir))).toEqual({ grounded: false, reason: 'the quoted file cannot be checked: link.md is outside the workspace (a symbolic link leads out of it)' });
     expect(checkEvidence(`x\nEvidence: "the secret" (${join(outside, 'secret.md')})`, 'quote', sources(dir))).toMatchObject({ grounded: false, reason: expect.stringContaining('is outside the workspace') });
   });
 
