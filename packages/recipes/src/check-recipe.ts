@@ -2,7 +2,7 @@ import { roleNames } from '@orchestra/llm/config';
 import { dodExpressionProblem } from './dod.js';
 import type { LoadedRecipe, RecipeProject } from './recipe-project.js';
 import { templateFiles } from './recipe-project.js';
-import { TASK_DESCRIPTION } from './recipe-schema.js';
+import { ARGS, TASK_DESCRIPTION } from './recipe-schema.js';
 import { refsIn, refsInText } from './slot-refs.js';
 import type { RecipeTool } from './tool-types.js';
 
@@ -27,7 +27,7 @@ export function checkRecipe(loaded: LoadedRecipe, project: RecipeProject, tools:
     else filled.set(slot, by);
   };
   const need = (slot: string, path: (string | number)[], ref: string) => {
-    if (slot !== TASK_DESCRIPTION && !filled.has(slot)) problem(path, `${ref} is not filled by an earlier step${filled.size ? ` (filled so far: ${[...filled.keys()].join(', ')})` : ''}`);
+    if (slot !== TASK_DESCRIPTION && slot !== ARGS && !filled.has(slot)) problem(path, `${ref} is not filled by an earlier step${filled.size ? ` (filled so far: ${[...filled.keys()].join(', ')})` : ''}`);
   };
   const declared = new Set(Object.keys(recipe.tools ?? {}));
 

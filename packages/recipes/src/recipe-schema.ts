@@ -6,6 +6,8 @@ export const SLOT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const RECIPE_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 /** The reference to the task's description, in `args`. */
 export const TASK_DESCRIPTION = 'TASK_DESCRIPTION';
+/** The reference to the run's arguments (`$args.scene_number`): the router's `initial_args` of a planned task, or `--set` values. */
+export const ARGS = 'args';
 
 const name = (what: string) => z.string({ error: `expected ${what}` }).regex(RECIPE_NAME, { error: `expected ${what} (letters, digits, _ and -, starting with a letter)` });
 const slot = z.string({ error: 'expected a slot name' }).regex(SLOT_NAME, { error: 'expected a slot name (letters, digits and _, not starting with a digit)' });

@@ -1,5 +1,5 @@
 import type { JsonValue } from '@orchestra/core';
-import { TASK_DESCRIPTION } from './recipe-schema.js';
+import { ARGS, TASK_DESCRIPTION } from './recipe-schema.js';
 
 /** A `$slot`, `$slot[0]` or `$slot.field` reference (segments chain: `$a.b[2].c`). */
 export interface SlotRef {
@@ -42,13 +42,19 @@ export function follow(value: JsonValue | undefined, path: readonly (string | nu
 /** What references resolve against: the task's description and the slots' data. */
 export interface RefScope {
   task: string;
+  /** A run argument (`$args.<name>`): a context value set when the run started. */
+  arg?(name: string): JsonValue | undefined;
   /** A slot's data; `undefined` when it was never written. */
   slot(name: string): JsonValue | undefined;
 }
 
-/** A reference's value (`$TASK_DESCRIPTION` is the task); `undefined` where it leads nowhere. */
+/** A reference's value (`$TASK_DESCRIPTION` is the task, `$args.<name>` a run argument); `undefined` where it leads nowhere. */
 export function resolveRef(ref: SlotRef, scope: RefScope): JsonValue | undefined {
   if (ref.slot === TASK_DESCRIPTION) return ref.path.length ? undefined : scope.task;
+  if (ref.slot === ARGS) {
+    const [name, ...rest] = ref.path;
+    return typeof name === 'string' ? follow(scope.arg?.(name), rest) : undefined;
+  }
   return follow(scope.slot(ref.slot), ref.path);
 }
 

@@ -19,7 +19,7 @@ export const dodHandler: Handler = {
     const { graph, stage } = input;
     const checks = JSON.parse(input.node.attributes['recipe.checks'] ?? '[]') as DodCheck[];
     const task = taskOf(graph, input.context);
-    const scope = { task, slot: (s: string) => readSlot(input.context, s)?.data };
+    const scope = { task, slot: (s: string) => readSlot(input.context, s)?.data, arg: (name: string) => input.context.get(name) as JsonValue | undefined };
     const results = checks.map((check) => evaluateCheck(check, scope, workspaceOf(graph, input.workdir)));
     const at = new Date().toISOString();
     const failed = results.filter((r) => !r.passed);

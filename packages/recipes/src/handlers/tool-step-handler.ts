@@ -30,7 +30,7 @@ export function createToolStepHandler(tools: ReadonlyMap<string, RecipeTool>): H
       const tool = command ? commandTool(name, JSON.parse(command) as string[], { ...(timeout ? { timeout } : {}), processes: input.processes }) : tools.get(name);
       if (!tool) return { status: 'fail', failureReason: `there is no tool ${JSON.stringify(name)} (the tools are: ${[...tools.keys()].join(', ')})`, retryable: false };
       const outputs = listOf(node.attributes['recipe.outputs']);
-      const args = resolveArgs(JSON.parse(node.attributes['recipe.args'] ?? '{}') as JsonValue, { task: taskOf(graph, input.context), slot: (s) => readSlot(input.context, s)?.data }) as Record<string, JsonValue>;
+      const args = resolveArgs(JSON.parse(node.attributes['recipe.args'] ?? '{}') as JsonValue, { task: taskOf(graph, input.context), slot: (s) => readSlot(input.context, s)?.data, arg: (name) => input.context.get(name) as JsonValue | undefined }) as Record<string, JsonValue>;
       let result;
       try {
         result = await tool.run(args, { workspace: workspaceOf(graph, input.workdir), signal: input.signal });

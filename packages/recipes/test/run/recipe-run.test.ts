@@ -81,14 +81,14 @@ function scripted(answer: (request: RoleCallRequest) => string | Promise<string>
   return { backend, calls };
 }
 
-async function runRecipe(dir: string, backend: CodergenBackend, options: { interviewer?: QueueInterviewer; logsRoot?: string } = {}) {
+async function runRecipe(dir: string, backend: CodergenBackend, options: { interviewer?: QueueInterviewer; logsRoot?: string; context?: Record<string, unknown> } = {}) {
   const prepared = prepareRecipe(openProject(dir, { home: tempDir(), env: {} }), 'demo', 'alpha beta gamma', TOOLS);
   const interviewer = options.interviewer ?? new QueueInterviewer([]);
   const registry = createDefaultRegistry({ backend, interviewer });
   for (const [type, handler] of Object.entries(createRecipeHandlers({ backend, tools: TOOLS }))) registry.register(type, handler);
   const logsRoot = options.logsRoot ?? join(tempDir(), 'run');
   const events: RunEvent[] = [];
-  const result = await runPipeline(prepared.graph, { registry, logsRoot, source: prepared.compiled.dot, interviewer, onEvent: (e) => events.push(e) });
+  const result = await runPipeline(prepared.graph, { registry, logsRoot, source: prepared.compiled.dot, interviewer, onEvent: (e) => events.push(e), ...(options.context ? { initialContext: options.context } : {}) });
   return { result, logsRoot, events, prepared };
 }
 
@@ -175,6 +175,14 @@ describe('a recipe run', () => {
     writeFileSync(join(dir, 'tools/count.mjs'), 'process.stdout.write("not json")\n');
     const broken = await runRecipe(dir, backend);
     expect(broken.result.failureReason).toContain('tool count_words wrote no JSON on stdout');
+  });
+
+  it('fills $args.<name> from the run's arguments (a planned task's initial_args, or --set)', async () => {
+    const dir = demoProject({ 'recipes/demo.yaml': RECIPE.replace('args: { text: $TASK_DESCRIPTION, file: notes.md }', 'args: { text: "$args.words", file: notes.md }') });
+    const { backend } = scripted((r) => (r.role.name === 'checker' ? '{"pass": true}' : 'x'));
+    const { result } = await runRecipe(dir, backend, { context: { words: 'one two' } });
+    expect(result.status).toBe('success');
+    expect(result.context['slots.counts']).toMatchObject({ data: { words: ['one', 'two'], count: 2 } });
   });
 
   it('notices a recipe changed after its run started, naming the step', async () => {
