@@ -177,7 +177,7 @@ describe('a recipe run', () => {
     expect(broken.result.failureReason).toContain('tool count_words wrote no JSON on stdout');
   });
 
-  it('fills $args.<name> from the run's arguments (a planned task's initial_args, or --set)', async () => {
+  it('fills $args.<name> from the run arguments (a planned task initial_args, or --set)', async () => {
     const dir = demoProject({ 'recipes/demo.yaml': RECIPE.replace('args: { text: $TASK_DESCRIPTION, file: notes.md }', 'args: { text: "$args.words", file: notes.md }') });
     const { backend } = scripted((r) => (r.role.name === 'checker' ? '{"pass": true}' : 'x'));
     const { result } = await runRecipe(dir, backend, { context: { words: 'one two' } });
