@@ -7,3 +7,8 @@ export { PLAN_STAGE, approvePlan } from './approve-plan.js';
 export { planText } from './plan-text.js';
 export { runPlan, type RunPlanOptions, type TaskRunResult, type TaskRunner } from './run-plan.js';
 export { resumePlan, startPlan, supervisedTaskRunner, type PlanSessionOptions } from './plan-session.js';
+export { PlanConflict } from './plan-conflict.js';
+export { editTask, removeTask, repositionTask } from './plan-edits.js';
+export { planRouter, proposePlan, type ProposePlanOptions } from './propose-plan.js';
+export { supervisorTaskRunner, type SupervisorTaskRunnerOptions } from './supervisor-task-runner.js';
+export { HeldPlan, type HeldPlanOptions, type HeldPlanQuestion, type HeldPlanView } from './held-plan.js';
