@@ -69,9 +69,11 @@ describe('orchestra recipe and orchestra route', () => {
     });
     const logs = join(tempDir(), 'run');
     const env = modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'k' });
-    const r = await cliWith(['recipe', 'run', 'analytical_consistency', '--task', 'check scene 2 for continuity errors', '--project', dir, '--model', 'scripted-model', '--logs-dir', logs], { cwd: dir, env });
+    // From another directory: the project's orchestra.yaml (its roles) is found all the same.
+    const r = await cliWith(['recipe', 'run', 'analytical_consistency', '--task', 'check scene 2 for continuity errors', '--project', dir, '--model', 'scripted-model', '--logs-dir', logs], { cwd: tempDir(), env });
     expect(r.code).toBe(0);
     expect(server.completions).toHaveLength(2);
+    expect(String(server.completions[0]?.messages?.[0]?.content)).toMatch(/^You are the continuity editor/);
     for (const request of server.completions) expect(request.tools ?? []).toEqual([]);
     // The continuity agent saw the task and the consistency report (the eye colour among its conflicts), nothing about other tasks.
     expect(server.completions[0]?.lastUserText).toContain('check scene 2 for continuity errors');

@@ -10,7 +10,7 @@ export { AgentStepSchema, CommandToolSchema, DodCheckSchema, RecipeSchema, ToolS
 export { RECIPES_DIR, TEMPLATES_DIR, listRecipes, loadRecipe, openProject, readRecipeFile, recipeFile, type LoadedRecipe, type RecipeProject } from './recipe-project.js';
 export { checkRecipe, type ToolCatalogue } from './check-recipe.js';
 export { RECIPE_NODE_TYPES, compileRecipe, type CompiledRecipe } from './compile-recipe.js';
-export { assertRecipeUnchanged, isRecipePipeline, prepareRecipe, recipeChange, type PreparedRecipe } from './prepare-recipe.js';
+export { assertRecipeUnchanged, compiledRecipeFile, isRecipePipeline, prepareRecipe, recipeChange, type PreparedRecipe } from './prepare-recipe.js';
 export { RECIPE_HANDLER_TYPES, createRecipeHandlers } from './handlers/recipe-handlers.js';
 export { FINDINGS_FILE } from './handlers/dod-handler.js';
 export { evaluateCheck, type DodCheck, type DodResult } from './dod.js';

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { loadPipeline, type Diagnostic, type Graph } from '@orchestra/core';
 import { checkRecipe } from './check-recipe.js';
 import { compileRecipe, type CompiledRecipe } from './compile-recipe.js';
@@ -39,6 +40,15 @@ export function prepareRecipe(project: RecipeProject, id: string, task: string, 
     throw new RecipeError('ORCH_RECIPE', `recipe ${id} compiled to a pipeline that does not validate (a bug; please report it):\n${pipeline.diagnostics.map((d) => `${d.rule}: ${d.message}`).join('\n')}`);
   }
   return { loaded, compiled, graph: pipeline.graph, diagnostics: pipeline.diagnostics, file };
+}
+
+/**
+ * The file a compiled recipe's run records as its pipeline's (it is not
+ * written): in the project's directory, so the project's orchestra.yaml is
+ * found next to it, when the run starts and when it is resumed.
+ */
+export function compiledRecipeFile(project: RecipeProject, id: string): string {
+  return join(project.dir, `${id}.recipe.dot`);
 }
 
 /** Whether a pipeline is a compiled recipe (it has recipe nodes). */

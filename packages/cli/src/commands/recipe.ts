@@ -85,13 +85,14 @@ export async function recipeShowCommand(id: string, flags: ProjectFlags & { task
  */
 export async function recipeRunCommand(id: string, flags: RunCommandFlags & ProjectFlags & { task?: string }, io: CliIO): Promise<number> {
   let prepared;
+  let sourceFile: string;
   try {
     const { recipes, project } = await openProject(flags);
     prepared = recipes.prepareRecipe(project, id, flags.task ?? '', recipes.BUILT_IN_TOOLS);
+    sourceFile = recipes.compiledRecipeFile(project, id);
   } catch (error) {
     return fail(io, error);
   }
-  const sourceFile = resolve(flags.project ?? '.', 'recipes', `${id}.dot`);
   return runLoaded({ source: prepared.compiled.dot, graph: prepared.graph, diagnostics: prepared.diagnostics, file: prepared.file, sourceFile, context: { task: flags.task ?? '' } }, flags, io, await recipeExtension());
 }
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { FileRunCatalogue, RunSupervisor, isOrchestraError, type CodergenBackend, type Interviewer, type RunEvent } from '@orchestra/core';
 import { createRecipeHandlers, RECIPE_HANDLER_TYPES } from '../handlers/recipe-handlers.js';
 import { FINDINGS_FILE } from '../handlers/dod-handler.js';
-import { prepareRecipe } from '../prepare-recipe.js';
+import { compiledRecipeFile, prepareRecipe } from '../prepare-recipe.js';
 import { RecipeError } from '../recipe-error.js';
 import type { RecipeProject } from '../recipe-project.js';
 import { listRecipes } from '../recipe-project.js';
@@ -52,7 +52,7 @@ export function supervisedTaskRunner(options: PlanSessionOptions): TaskRunner {
       else {
         if (!task.recipe_id) throw new RecipeError('ORCH_PLAN', `task ${task.id} has no recipe`);
         const prepared = prepareRecipe(options.project, task.recipe_id, taskText(task), options.tools);
-        run = await supervisor.start({ source: prepared.compiled.dot, graph: prepared.graph, file: prepared.file, sourceFile: join(options.project.recipesDir, `${task.recipe_id}.dot`), context: { task: taskText(task), ...task.initial_args } }, attach);
+        run = await supervisor.start({ source: prepared.compiled.dot, graph: prepared.graph, file: prepared.file, sourceFile: compiledRecipeFile(options.project, task.recipe_id), context: { task: taskText(task), ...task.initial_args } }, attach);
       }
     } catch (error) {
       if (!isOrchestraError(error)) throw error;
