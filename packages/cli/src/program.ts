@@ -205,6 +205,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--host <address>', 'address to listen on (default 127.0.0.1; anything else needs --token or --no-auth)')
     .option('--port <n>', 'port to listen on (default 7070; 0 picks a free one)')
     .option('--runs-dir <dir>', 'where runs are kept (default .orchestra/runs)')
+    .option('--project <dir>', "serve this project's session plan (/plan and the page's plan view; needs --allow-tools): its runs are kept in <dir>/.orchestra/runs")
     .option('--token <token>', 'require this bearer token on every request (or set $ORCHESTRA_TOKEN)')
     .option('--no-auth', 'serve a non-loopback address without a token (prints a warning)')
     .option('--allow-tools', 'accept pipelines that run shell commands or read files (tool nodes, sub-pipelines, tool hooks)')

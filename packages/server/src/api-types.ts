@@ -140,3 +140,57 @@ export interface ConferenceStageJson {
   /** The lines of `<node>/receipts.jsonl`, in order (none when the file is missing). */
   receipts: ReceiptJson[];
 }
+
+/** A task of a session plan, as `plan.json` keeps it (docs/recipes.md). */
+export interface PlanTaskJson {
+  id: string;
+  description: string;
+  type?: string;
+  deps: string[];
+  dod: string[];
+  scoping_question?: string | null;
+  state: 'pending' | 'blocked' | 'needs_scoping' | 'running' | 'done' | 'failed' | 'removed';
+  /** The recipe the router chose; null while none takes it. */
+  recipe_id: string | null;
+  initial_args: Record<string, string>;
+  /** The person's answer to its scoping question. */
+  answer?: string | null;
+  /** Its run (a run of the project's runs: `GET /pipelines/{run_id}`). */
+  run_id: string | null;
+  /** How many checks of its Definition of Done failed. */
+  findings: number | null;
+  failure_reason?: string | null;
+  /** Started although a dependency had not finished. */
+  forced: boolean;
+  /** The task whose findings it follows up. */
+  follow_up_of?: string | null;
+}
+
+/** A question a plan waits for: its own (a scoping question, a follow-up proposal) or a gate of its running task's run. */
+export interface PlanQuestionJson extends QuestionJson {
+  /** `plan.<n>` for the plan's own; `<task id>.<run question id>` for a task run's. */
+  id: string;
+  /** The task it is about. */
+  task: string | null;
+  /** The task run that asks it (null for the plan's own). */
+  run_id: string | null;
+}
+
+/** `GET /plan`: the project's session plan (`plan.json`), and what the server knows of it. */
+export interface PlanJson {
+  format: 'orchestra.plan/1';
+  intent: string;
+  project: string;
+  created_at: string;
+  updated_at: string;
+  state: 'proposed' | 'running' | 'paused' | 'done' | 'failed';
+  /** In the plan's order (removed ones included). */
+  tasks: PlanTaskJson[];
+  /** Its tasks run in this server now. */
+  active: boolean;
+  /** Its task runs are simulated (no model is called). */
+  simulate: boolean;
+  /** What stopped the plan's runner by surprise (it was paused), if something did. */
+  error: string | null;
+  questions: PlanQuestionJson[];
+}

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isOrchestraError } from '@orchestra/core';
 import { escapeControl } from '@orchestra/core/loader';
@@ -15,6 +15,8 @@ export interface ServeFlags {
   host?: string;
   port?: string;
   runsDir?: string;
+  /** `--project <dir>`: serve the project's session plan (its runs kept in `<dir>/.orchestra/runs`). */
+  project?: string;
   token?: string;
   /** false with `--no-auth`. */
   auth?: boolean;
@@ -82,7 +84,8 @@ function checkFlags(flags: ServeFlags, token: string | undefined, server: Server
 
 /**
  * `orchestra serve`: the HTTP API and web page over the runs in
- * `--runs-dir` until Ctrl-C (which stops the runs it drives at a safe point:
+ * `--runs-dir` (or, with `--project <dir>`, the project's runs and its
+ * session plan) until Ctrl-C (which stops the runs it drives at a safe point:
  * each stays resumable). Exit 0 after a clean stop; 2 for bad flags or an
  * address that cannot be bound.
  */
@@ -99,21 +102,33 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
     io.stderr(`orchestra: ${models}\n`);
     return ExitCode.usage;
   }
-  const runsDir = resolve(flags.runsDir ?? '.orchestra/runs');
+  const project = flags.project === undefined ? undefined : resolve(flags.project);
+  if (project !== undefined) {
+    const missing = existsSync(project) ? pathProblem(project, { kind: 'directory', what: 'a directory' }) : { message: `${project} does not exist` };
+    if (missing) {
+      io.stderr(`orchestra: --project ${escapeControl(missing.message)}\n`);
+      return ExitCode.usage;
+    }
+    if (flags.runsDir !== undefined && resolve(flags.runsDir) !== join(project, '.orchestra', 'runs')) {
+      io.stderr(`orchestra: with --project the runs are kept in ${escapeControl(join(project, '.orchestra', 'runs'))} (its plan's task runs among them): leave out --runs-dir\n`);
+      return ExitCode.usage;
+    }
+  }
+  const runsDir = project !== undefined ? join(project, '.orchestra', 'runs') : resolve(flags.runsDir ?? '.orchestra/runs');
   const problem = existsSync(runsDir) ? pathProblem(runsDir, { kind: 'directory', what: 'a directory' }) : undefined;
   if (problem) {
     io.stderr(`orchestra: --runs-dir ${escapeControl(problem.message)}\n`);
     return ExitCode.usage;
   }
-  // Models get no tools unless the server allows them: the chat backend, whatever orchestra.yaml prefers.
-  const backendFor = runBackendFactory(models, flags.allowTools === true);
+  // Models get no tools unless the server allows them: the chat backend, whatever orchestra.yaml prefers (a project's, with --project).
+  const backendFor = runBackendFactory(models, flags.allowTools === true, project !== undefined ? join(project, 'project.dot') : undefined);
   const host = flags.host ?? '127.0.0.1';
   let running: Awaited<ReturnType<typeof server.startServer>>;
   try {
     running = await server.startServer({
       host,
       port: checked.port,
-      runsDir,
+      ...(project !== undefined ? { project } : { runsDir }),
       ...(token !== undefined ? { token } : {}),
       allowTools: flags.allowTools === true,
       ...(flags.cors !== undefined ? { corsOrigin: flags.cors.replace(/\/$/, '') } : {}),
@@ -136,7 +151,8 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
   }
   if (flags.auth === false) io.stderr(`orchestra: warning: --no-auth: anyone who can reach ${running.url} can start runs and answer questions\n`);
   if (flags.allowTools) io.stderr('orchestra: warning: --allow-tools: submitted pipelines may run shell commands on this machine\n');
-  io.stdout(`orchestra: serving ${running.url} (runs in ${runsDir}${token !== undefined ? '; a token is required' : ''}); Ctrl-C stops\n`);
+  else if (project !== undefined) io.stderr("orchestra: note: without --allow-tools the plan endpoints refuse: a plan's recipes read the project's files\n");
+  io.stdout(`orchestra: serving ${running.url} (runs in ${runsDir}${project !== undefined ? `; the plan of ${project}` : ''}${token !== undefined ? '; a token is required' : ''}); Ctrl-C stops\n`);
   const stopped = new Promise<void>((resolveStop) => {
     const interrupt = abortOnSignals(
       () => process.exit(ExitCode.interrupted),

@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { loadPipeline } from '@orchestra/core';
 import { diagnosticToJson, sortDiagnostics } from '@orchestra/core/loader';
+import type { ServerPlans } from '../plans/server-plans.js';
 import type { ServerRuns } from '../runs/server-runs.js';
 import { questionJson } from '../runs/run-summary.js';
 import { AllowedHosts, LOOPBACK_HOSTS } from './allowed-hosts.js';
@@ -10,6 +11,7 @@ import { requireToken } from './auth.js';
 import { apiErrorOf, errorResponse, jsonBody, parseInput } from './errors.js';
 import { DEFAULT_MAX_STREAM_QUEUE_BYTES, eventStream, HEARTBEAT_MS } from './event-stream.js';
 import { guardChanges, guardHost } from './request-guard.js';
+import { planRoutes } from './plan-routes.js';
 import { runPicture } from './run-picture.js';
 import { stageConference } from './stage-conference.js';
 import { AnswerBodySchema, DEFAULT_MAX_BODY_BYTES, LastEventIdSchema, PathIdSchema, StartRunBodySchema, ValidateBodySchema } from './schemas.js';
@@ -41,6 +43,8 @@ export interface AppOptions {
   maxStreamQueueBytes?: number;
   /** The built web page (index.html, app.js, app.css); none: `/` says how to build it. */
   webDir?: string;
+  /** The project's session plan (`orchestra serve --project`); none: the plan endpoints answer 404. */
+  plans?: ServerPlans;
 }
 
 function idParam(c: Context, name = 'id'): string {
@@ -58,7 +62,7 @@ export function createApp(runs: ServerRuns, options: AppOptions = {}): Hono {
   // Requests meant for another server, or another site's page changing things, are refused first (docs/security.md).
   const hosts = new AllowedHosts(options.allowedHosts ?? LOOPBACK_HOSTS);
   app.use('*', guardHost(hosts));
-  if (options.corsOrigin) app.use('*', cors({ origin: options.corsOrigin, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'], allowMethods: ['GET', 'POST'] }));
+  if (options.corsOrigin) app.use('*', cors({ origin: options.corsOrigin, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'], allowMethods: ['GET', 'POST', 'PATCH', 'DELETE'] }));
   app.use('*', guardChanges({ hosts, ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}) }));
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const limits = { heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS, maxQueueBytes: options.maxStreamQueueBytes ?? DEFAULT_MAX_STREAM_QUEUE_BYTES };
@@ -67,6 +71,8 @@ export function createApp(runs: ServerRuns, options: AppOptions = {}): Hono {
     app.use('/pipelines', requireToken(options.token));
     app.use('/pipelines/*', requireToken(options.token));
     app.use('/validate', requireToken(options.token));
+    app.use('/plan', requireToken(options.token));
+    app.use('/plan/*', requireToken(options.token));
   }
 
   app.post('/validate', async (c) => {
@@ -119,6 +125,8 @@ export function createApp(runs: ServerRuns, options: AppOptions = {}): Hono {
     return c.json({ context: summary.restored.context });
   });
   app.get('/pipelines/:id/stages/:node/conference', async (c) => c.json(await stageConference(runs, idParam(c), idParam(c, 'node'))));
+
+  planRoutes(app, options.plans);
 
   webRoutes(app, options.webDir, options.token !== undefined);
   return app;

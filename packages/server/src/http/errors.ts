@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { CheckpointError, OrchestraError, RunLockedError, RunRefusal, RunUnreadableError, ValidationError, type Diagnostic } from '@orchestra/core';
 import { diagnosticToJson, sortDiagnostics } from '@orchestra/core/loader';
+import { PlanRefusal, type PlanRefusalKind } from '../plans/plan-refusal.js';
 import { ApiError, type ErrorStatus } from './api-error.js';
 
 /** A JSON error: `{ "error": { "code", "message", ...details } }`. */
@@ -45,15 +46,25 @@ const REFUSAL_STATUS: Readonly<Record<string, ErrorStatus>> = {
   ORCH_RUN_NOT_FOUND: 404,
 };
 
+/** The status of a plan request's refusal, by its kind. */
+const PLAN_REFUSAL_STATUS: Readonly<Record<PlanRefusalKind, ErrorStatus>> = {
+  not_found: 404,
+  conflict: 409,
+  unreadable: 422,
+};
+
 /**
  * What an error thrown under a route answers: the HTTP layer's own
  * {@link ApiError}s as they are; a supervisor's refusal by its code; a run
  * that cannot be read 422; an invalid pipeline 400 with its diagnostics; a
  * run another process holds 409 naming it; a damaged run (a resume refused)
- * 409; any other orchestra error 400; anything else a 500.
+ * 409; a plan request's refusal by its kind (none to act on 404, a
+ * conflict with the plan's state 409, a damaged plan file 422); any other
+ * orchestra error 400; anything else a 500.
  */
 export function apiErrorOf(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof PlanRefusal) return new ApiError(PLAN_REFUSAL_STATUS[error.kind], error.code, error.message, error.details);
   if (error instanceof RunUnreadableError) return new ApiError(422, error.code, error.message);
   if (error instanceof RunRefusal) {
     const details = { ...error.details };

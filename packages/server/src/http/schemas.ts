@@ -35,3 +35,28 @@ export const PathIdSchema = z.string().min(1).max(200).regex(/^[A-Za-z0-9_][A-Za
 
 /** `Last-Event-ID` (or `?after=`): the id of the last event a client has. */
 export const LastEventIdSchema = z.coerce.number().int().min(0);
+
+/** `POST /plan`: what the person wants; the chief proposes a plan for it. */
+export const ProposePlanBodySchema = z.strictObject({
+  intent: z.string().trim().min(1, 'intent is empty: say what you want done').max(10_000),
+  /** The chief and the task runs call no model: simulated responses. */
+  simulate: z.boolean().optional(),
+});
+
+/** `PATCH /plan/tasks/{id}`: the task's new description. */
+export const EditTaskBodySchema = z.strictObject({
+  description: z.string().trim().min(1, 'description is empty').max(10_000),
+});
+
+/** `POST /plan/tasks/{id}/move`: where the task goes (1 is first). */
+export const MoveTaskBodySchema = z.strictObject({
+  position: z.number().int().min(1).max(100_000),
+});
+
+/** `POST /plan/resume` (the body may be empty): whether the task runs are simulated, when the server does not know (it restarted). */
+export const ResumePlanBodySchema = z.strictObject({
+  simulate: z.boolean().optional(),
+});
+
+/** A task id in a path. */
+export const TaskIdSchema = z.string().min(1).max(200).regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'task ids hold letters, digits, _ and -, and start with a letter');

@@ -13,7 +13,8 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>orchestra</title>
 <p>The web page is not built. Run <code>node scripts/build.mjs</code> in the orchestra repository; the HTTP API works without it.</p>`;
 
 /**
- * The web page: `/` (and `/runs/...`, so a run's page can be reloaded) serve
+ * The web page: `/` (and `/runs/...`, so a run's page can be reloaded, `/new`
+ * and `/session-plan`) serve
  * `index.html`, `/assets/<name>` its script and style sheet. They need no
  * token: the page asks for it and sends it with every API call.
  */
@@ -29,6 +30,7 @@ export function webRoutes(app: Hono, webDir: string | undefined, authRequired: b
   app.get('/', (c) => c.body(html, 200, headers));
   app.get('/runs/*', (c) => c.body(html, 200, headers));
   app.get('/new', (c) => c.body(html, 200, headers));
+  app.get('/session-plan', (c) => c.body(html, 200, headers));
   app.get('/assets/:name', (c) => {
     const name = c.req.param('name');
     const type = ASSET_TYPES[name];

@@ -13,6 +13,7 @@ import {
   type RunEventLog,
   type RunQuestion,
   type RunReport,
+  type RunSetupHook,
   type RunStanding,
 } from '@orchestra/core';
 import type { Checkpoint } from '@orchestra/core/store';
@@ -35,6 +36,10 @@ export interface ServerRunsOptions {
   backendFor?: BackendFactory;
   /** Passed to the engine (tests use 0). */
   checkpointIntervalMs?: number;
+  /** Node types of the handlers `equip` brings (a project's recipe nodes), so pipelines using them load. */
+  handlerTypes?: readonly string[];
+  /** Wraps the server's run setup (which checks every run) to equip runs with more: handlers of their own node types. */
+  equip?: (setup: RunSetupHook) => RunSetupHook;
 }
 
 /** A run to start through the API: the DOT source and how to run it. */
@@ -68,13 +73,15 @@ export class ServerRuns {
   readonly supervisor: RunSupervisor;
 
   constructor(readonly options: ServerRunsOptions) {
+    const guarded = guardedSetup({
+      ...(options.allowTools ? { allowTools: true } : {}),
+      ...(options.backendFor ? { backendFor: options.backendFor } : {}),
+      ...(options.workdir ? { workdir: options.workdir } : {}),
+    });
     this.supervisor = new RunSupervisor({
       catalogue: catalogueOf(options),
-      setup: guardedSetup({
-        ...(options.allowTools ? { allowTools: true } : {}),
-        ...(options.backendFor ? { backendFor: options.backendFor } : {}),
-        ...(options.workdir ? { workdir: options.workdir } : {}),
-      }),
+      setup: options.equip ? options.equip(guarded) : guarded,
+      ...(options.handlerTypes ? { handlerTypes: options.handlerTypes } : {}),
       ...(options.workdir ? { workdir: options.workdir } : {}),
       ...(options.checkpointIntervalMs !== undefined ? { checkpointIntervalMs: options.checkpointIntervalMs } : {}),
       questionsNotice: (pending) => ({ questions: pending.map((q) => questionJson({ ...q, source: 'live' })) }),
