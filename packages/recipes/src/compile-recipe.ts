@@ -37,6 +37,7 @@ export function compileRecipe(loaded: LoadedRecipe, project: RecipeProject, task
   const lines: string[] = [`digraph ${name} {`];
   lines.push(`  graph [${attrs([
     ['goal', dotQuote(task)],
+    ['recipe.task', dotJson(task)],
     ['label', dotQuote(recipe.recipe_id)],
     ['recipe.id', dotQuote(recipe.recipe_id)],
     ['recipe.file', dotQuote(loaded.file)],
@@ -120,7 +121,8 @@ function agentAttrs(step: AgentStep, project: RecipeProject): string {
     ['recipe.output', dotQuote(step.output)],
     ['recipe.prompt_type', dotQuote(step.prompt_type)],
   ];
-  if (templates.base !== undefined) entries.push(['recipe.template', dotQuote(templates.base)]);
-  for (const [tier, text] of Object.entries(templates.tiers)) entries.push([`recipe.template.${tier.toLowerCase()}`, dotQuote(text)]);
+  // Templates as JSON strings: their text comes back byte for byte (backslashes included).
+  if (templates.base !== undefined) entries.push(['recipe.template', dotJson(templates.base)]);
+  for (const [tier, text] of Object.entries(templates.tiers)) entries.push([`recipe.template.${tier.toLowerCase()}`, dotJson(text)]);
   return attrs(entries);
 }

@@ -1,10 +1,11 @@
 /**
- * A DOT string literal for text orchestra's loader reads back as written:
- * `"` escaped and line breaks as `\n` (which the loader turns back into
- * line breaks).
+ * A DOT string literal for text to show (a label, the goal): `"` escaped and
+ * line breaks as `\n`. The loader keeps a backslash as it is, so one that
+ * would start an escape (`\n`, `\"`, one at the end) is written as `/`:
+ * text whose exact bytes matter goes through {@link dotJson}.
  */
 export function dotQuote(text: string): string {
-  return `"${text.replace(/"/g, '\\"').replace(/\r?\n/g, '\\n')}"`;
+  return `"${text.replace(/\\/g, '/').replace(/"/g, '\\"').replace(/\r?\n/g, '\\n')}"`;
 }
 
 /**

@@ -68,7 +68,7 @@ export function recipeChange(graph: Graph, tools: readonly RecipeTool[]): string
   if (!id || !projectDir) return undefined;
   let now: PreparedRecipe;
   try {
-    now = prepareRecipe(openProject(projectDir), id, graph.attributes.goal ?? '', tools);
+    now = prepareRecipe(openProject(projectDir), id, graph.attributes['recipe.task'] ? (JSON.parse(graph.attributes['recipe.task']) as string) : (graph.attributes.goal ?? ''), tools);
   } catch (error) {
     if (error instanceof RecipeError && error.code === 'ORCH_RECIPE_NOT_FOUND') return undefined;
     return `recipe ${id} no longer compiles: ${error instanceof Error ? error.message.split('\n').slice(0, 3).join(' ') : String(error)}`;

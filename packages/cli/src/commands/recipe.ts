@@ -4,7 +4,7 @@ import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { recipeExtension } from '../recipe-extension.js';
 import { terminalJson } from '../render/terminal-json.js';
-import { runLoaded, type RunCommandFlags } from './run.js';
+import { initialContext, runLoaded, type RunCommandFlags } from './run.js';
 
 /** `--project DIR`: where the recipes, router and orchestra.yaml are (default the working directory). */
 export interface ProjectFlags {
@@ -84,6 +84,11 @@ export async function recipeShowCommand(id: string, flags: ProjectFlags & { task
  * parked, 1 when the Definition of Done fails.
  */
 export async function recipeRunCommand(id: string, flags: RunCommandFlags & ProjectFlags & { task?: string }, io: CliIO): Promise<number> {
+  const initial = await initialContext(flags);
+  if (typeof initial === 'string') {
+    io.stderr(`orchestra: ${escapeControl(initial)}\n`);
+    return ExitCode.usage;
+  }
   let prepared;
   let sourceFile: string;
   try {
@@ -93,7 +98,7 @@ export async function recipeRunCommand(id: string, flags: RunCommandFlags & Proj
   } catch (error) {
     return fail(io, error);
   }
-  return runLoaded({ source: prepared.compiled.dot, graph: prepared.graph, diagnostics: prepared.diagnostics, file: prepared.file, sourceFile, context: { task: flags.task ?? '' } }, flags, io, await recipeExtension());
+  return runLoaded({ source: prepared.compiled.dot, graph: prepared.graph, diagnostics: prepared.diagnostics, file: prepared.file, sourceFile, context: { ...initial, task: flags.task ?? '' } }, flags, io, await recipeExtension());
 }
 
 /** `orchestra route "<task>" [--json]`: the recipe `recipes/router.yaml` picks for a task (no model). */

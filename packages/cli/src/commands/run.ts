@@ -219,14 +219,9 @@ async function execute(
 
 /** `orchestra run <file>`: loads, validates and runs a pipeline. */
 export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO): Promise<number> {
-  const sets = parseSets(flags.set ?? []);
-  if (typeof sets === 'string') {
-    io.stderr(`orchestra: ${escapeControl(sets)}\n`);
-    return ExitCode.usage;
-  }
-  const fromFile = flags.contextFile !== undefined ? await readContextFile(flags.contextFile) : {};
-  if (typeof fromFile === 'string') {
-    io.stderr(`orchestra: ${escapeControl(fromFile)}\n`);
+  const initial = await initialContext(flags);
+  if (typeof initial === 'string') {
+    io.stderr(`orchestra: ${escapeControl(initial)}\n`);
     return ExitCode.usage;
   }
   const loaded = await loadForCommand(file, io);
@@ -236,7 +231,16 @@ export async function runCommand(file: string, flags: RunCommandFlags, io: CliIO
     io.stderr(`orchestra: ${escapeControl(file, { keepNewlines: false })} is not a valid pipeline; nothing was run\n`);
     return ExitCode.failed;
   }
-  return runLoaded({ source: loaded.source, graph: loaded.graph, diagnostics: loaded.diagnostics, file, sourceFile: resolve(file), context: { ...fromFile, ...sets } }, flags, io);
+  return runLoaded({ source: loaded.source, graph: loaded.graph, diagnostics: loaded.diagnostics, file, sourceFile: resolve(file), context: initial }, flags, io);
+}
+
+/** The run's initial context from `--context-file` and `--set` (which wins), or what is wrong with them. */
+export async function initialContext(flags: Pick<RunCommandFlags, 'set' | 'contextFile'>): Promise<Record<string, unknown> | string> {
+  const sets = parseSets(flags.set ?? []);
+  if (typeof sets === 'string') return sets;
+  const fromFile = flags.contextFile !== undefined ? await readContextFile(flags.contextFile) : {};
+  if (typeof fromFile === 'string') return fromFile;
+  return { ...fromFile, ...sets };
 }
 
 /** A pipeline ready to run: loaded and valid. */

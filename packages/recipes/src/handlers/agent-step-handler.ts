@@ -28,7 +28,8 @@ export function createAgentStepHandler(backend: CodergenBackend): Handler {
         throw error;
       }
       if (!role) return { status: 'fail', failureReason: `no role ${name}`, retryable: false };
-      const template = node.attributes[`recipe.template.${role.tier.toLowerCase()}`] ?? node.attributes['recipe.template'] ?? '{{task}}\n\n{{inputs}}';
+      const written = node.attributes[`recipe.template.${role.tier.toLowerCase()}`] ?? node.attributes['recipe.template'];
+      const template = written === undefined ? '{{task}}\n\n{{inputs}}' : (JSON.parse(written) as string);
       const inputs = new Map<string, SlotValue | undefined>(listOf(node.attributes['recipe.input']).map((slot) => [slot, readSlot(input.context, slot)]));
       const prompt = renderAgentPrompt(template, { task: taskOf(graph, input.context), role: name, inputs });
       await stage.write('prompt.md', prompt);

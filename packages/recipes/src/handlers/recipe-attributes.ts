@@ -5,10 +5,12 @@ export function listOf(text: string | undefined): string[] {
   return (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
-/** The task a compiled recipe runs: the context's `task` when a front end set it, else the graph's goal. */
+/** The task a compiled recipe runs: the context's `task` when a front end set it, else the one it was compiled for. */
 export function taskOf(graph: Graph, context: Pick<RunContext, 'get'>): string {
   const task = context.get('task');
-  return typeof task === 'string' && task ? task : (graph.attributes.goal ?? '');
+  if (typeof task === 'string' && task) return task;
+  const compiled = graph.attributes['recipe.task'];
+  return compiled ? (JSON.parse(compiled) as string) : (graph.attributes.goal ?? '');
 }
 
 /** Where a compiled recipe's tools work: the workspace it was compiled for, else the run's working directory. */

@@ -1,19 +1,15 @@
 import { join } from 'node:path';
-import { FileRunCatalogue, RunSupervisor, isOrchestraError, type CodergenBackend, type Interviewer, type RunEvent } from '@orchestra/core';
+import { FileRunCatalogue, RunSupervisor, type CodergenBackend, type Interviewer, type RunEvent } from '@orchestra/core';
 import { createRecipeHandlers, RECIPE_HANDLER_TYPES } from '../handlers/recipe-handlers.js';
-import { FINDINGS_FILE } from '../handlers/dod-handler.js';
-import { compiledRecipeFile, prepareRecipe } from '../prepare-recipe.js';
 import { RecipeError } from '../recipe-error.js';
 import type { RecipeProject } from '../recipe-project.js';
-import { listRecipes } from '../recipe-project.js';
-import { loadRouter, routeTask } from '../router/index.js';
 import type { RecipeTool } from '../tool-types.js';
 import { approvePlan } from './approve-plan.js';
-import { proposeTasks } from './plan-chief.js';
-import { checkDependencies } from './plan-order.js';
-import type { Plan, PlanTask } from './plan-schema.js';
+import type { Plan } from './plan-schema.js';
 import { planFile, readPlan, writePlan } from './plan-store.js';
+import { planRouter, proposePlan } from './propose-plan.js';
 import { runPlan, type TaskRunner } from './run-plan.js';
+import { supervisorTaskRunner } from './supervisor-task-runner.js';
 
 /** What a session plan runs with. */
 export interface PlanSessionOptions {
@@ -31,11 +27,12 @@ export interface PlanSessionOptions {
   onEvent?: (taskId: string, event: RunEvent) => void;
 }
 
-function taskText(task: PlanTask): string {
-  return task.answer && task.answer !== '(no answer)' ? `${task.description} (${task.answer})` : task.description;
-}
-
-/** The runner of a plan's tasks: each task's recipe a run of the project's runs (`.orchestra/runs`), through a run supervisor. */
+/**
+ * The runner of a plan's tasks in this process: each task's recipe a run of
+ * the project's runs (`.orchestra/runs`), through a run supervisor of its
+ * own equipped with the recipe handlers, its questions asked through the
+ * session's interviewer.
+ */
 export function supervisedTaskRunner(options: PlanSessionOptions): TaskRunner {
   const handlers = createRecipeHandlers({ backend: options.backend, tools: options.tools });
   const supervisor = new RunSupervisor({
@@ -44,63 +41,24 @@ export function supervisedTaskRunner(options: PlanSessionOptions): TaskRunner {
     handlerTypes: RECIPE_HANDLER_TYPES,
     workdir: options.project.dir,
   });
-  return async (task, { resumeRunId, started, signal }) => {
-    const attach = { questions: options.interviewer, signal, ...(options.onEvent ? { onEvent: (e: RunEvent) => options.onEvent?.(task.id, e) } : {}) };
-    let run;
-    try {
-      if (resumeRunId) run = await supervisor.resume(resumeRunId, { ...attach, ended: 'report' });
-      else {
-        if (!task.recipe_id) throw new RecipeError('ORCH_PLAN', `task ${task.id} has no recipe`);
-        const prepared = prepareRecipe(options.project, task.recipe_id, taskText(task), options.tools);
-        run = await supervisor.start({ source: prepared.compiled.dot, graph: prepared.graph, file: prepared.file, sourceFile: compiledRecipeFile(options.project, task.recipe_id), context: { task: taskText(task), ...task.initial_args } }, attach);
-      }
-    } catch (error) {
-      if (!isOrchestraError(error)) throw error;
-      return { runId: resumeRunId ?? '', status: 'fail', failureReason: error.message, findings: [] };
-    }
-    started(run.id);
-    const result = await run.done;
-    const text = result.context['recipe.state'] !== undefined ? await (await run.store.stage('dod')).read(FINDINGS_FILE) : undefined;
-    const findings = (text ?? '').split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);
-    return { runId: run.id, status: result.status, ...(result.failureReason ? { failureReason: result.failureReason } : {}), findings };
-  };
-}
-
-/** Routes a description with the project's `recipes/router.yaml`. */
-function projectRouter(project: RecipeProject) {
-  const router = loadRouter(join(project.recipesDir, 'router.yaml'), { recipes: listRecipes(project) });
-  return (description: string) => routeTask(description, router);
+  return supervisorTaskRunner(supervisor, { project: options.project, tools: options.tools, questions: options.interviewer, ...(options.onEvent ? { onEvent: options.onEvent } : {}) });
 }
 
 /**
  * `orchestra plan "<intent>"`: the chief decomposes the intent into tasks
  * (one model call), each is routed to a recipe (unroutable ones need
  * scoping), the plan is saved, shown for approval (edit, remove, move), and
- * run task by task. Refuses to replace a plan that has not ended.
+ * run task by task. A plan that is running or paused is not replaced.
  */
 export async function startPlan(intent: string, options: PlanSessionOptions): Promise<Plan> {
   const file = options.file ?? planFile(options.project.dir);
-  const existing = readPlan(file);
-  if (existing && (existing.state === 'running' || existing.state === 'paused' || existing.state === 'proposed')) {
-    throw new RecipeError('ORCH_PLAN', `${file} holds a plan that has not ended (${existing.state}: ${existing.intent}); go on with orchestra plan --resume, or move it away to start another`);
+  let plan: Plan;
+  try {
+    plan = await proposePlan(intent, { project: options.project, backend: options.backend, signal: options.signal, file });
+  } catch (error) {
+    if (error instanceof RecipeError && error.code === 'ORCH_PLAN' && /has not ended/.test(error.message)) throw new RecipeError('ORCH_PLAN', `${error.message.replace(/; finish it, or move the file away to start another$/, '')}; go on with orchestra plan --resume, or move it away to start another`);
+    throw error;
   }
-  const proposed = await proposeTasks(options.backend, intent, options.signal);
-  checkDependencies(proposed);
-  const route = projectRouter(options.project);
-  const now = new Date().toISOString();
-  const plan: Plan = {
-    format: 'orchestra.plan/1',
-    intent,
-    project: options.project.dir,
-    created_at: now,
-    updated_at: now,
-    state: 'proposed',
-    tasks: proposed.map((t) => {
-      const routed = route(t.description);
-      return { ...t, state: t.scoping_question || !routed.routable ? 'needs_scoping' : 'pending', recipe_id: routed.recipe_id, initial_args: routed.initial_args, run_id: null, findings: null, forced: false };
-    }),
-  };
-  writePlan(file, plan);
   return approveAndRun(plan, { ...options, file });
 }
 
@@ -111,7 +69,7 @@ async function approveAndRun(plan: Plan, options: PlanSessionOptions & { file: s
     save(plan);
     return plan;
   }
-  return runPlan(plan, { save, interviewer: options.interviewer, backend: options.backend, route: projectRouter(options.project), runTask: supervisedTaskRunner(options), signal: options.signal, ...(options.force ? { force: options.force } : {}) });
+  return runPlan(plan, { save, interviewer: options.interviewer, backend: options.backend, route: planRouter(options.project), runTask: supervisedTaskRunner(options), signal: options.signal, ...(options.force ? { force: options.force } : {}) });
 }
 
 /** `orchestra plan --resume`: goes on with the project's plan where it stopped (a running task's run is resumed); `force` starts blocked tasks. */
@@ -119,8 +77,6 @@ export async function resumePlan(options: PlanSessionOptions & { force?: readonl
   const file = options.file ?? planFile(options.project.dir);
   const plan = readPlan(file);
   if (!plan) throw new RecipeError('ORCH_PLAN', `there is no plan in ${file}; start one with orchestra plan "<what you want>"`);
-  if (plan.state === 'done' || plan.state === 'failed') {
-    if (!options.force?.length) return plan;
-  }
+  if ((plan.state === 'done' || plan.state === 'failed') && !options.force?.length) return plan;
   return approveAndRun(plan, { ...options, file });
 }

@@ -1,7 +1,6 @@
-import { join } from 'node:path';
-import { isOrchestraError, type RecordedRunOptions, type RunEvent, type RunSupervisor, type SupervisedRun } from '@orchestra/core';
+import { isOrchestraError, type QuestionPolicy, type RecordedRunOptions, type RunEvent, type RunSupervisor, type SupervisedRun } from '@orchestra/core';
 import { FINDINGS_FILE } from '../handlers/dod-handler.js';
-import { prepareRecipe } from '../prepare-recipe.js';
+import { compiledRecipeFile, prepareRecipe } from '../prepare-recipe.js';
 import { RecipeError } from '../recipe-error.js';
 import type { RecipeProject } from '../recipe-project.js';
 import type { RecipeTool } from '../tool-types.js';
@@ -16,9 +15,12 @@ export interface SupervisorTaskRunnerOptions {
   runOptions?: RecordedRunOptions;
   /** Told about every event of the task runs, with the task's id. */
   onEvent?: (taskId: string, event: RunEvent) => void;
+  /** Who answers the task runs' questions (default `hold`: they wait for `supervisor.answer`). */
+  questions?: QuestionPolicy;
 }
 
-function taskText(task: PlanTask): string {
+/** The task a run is for: its description, with the person's scoping answer. */
+export function taskText(task: PlanTask): string {
   return task.answer && task.answer !== '(no answer)' ? `${task.description} (${task.answer})` : task.description;
 }
 
@@ -32,7 +34,7 @@ function taskText(task: PlanTask): string {
  */
 export function supervisorTaskRunner(supervisor: RunSupervisor, options: SupervisorTaskRunnerOptions): TaskRunner {
   return async (task, { resumeRunId, started, signal }) => {
-    const attach = { questions: 'hold' as const, signal, ...(options.onEvent ? { onEvent: (e: RunEvent) => options.onEvent?.(task.id, e) } : {}) };
+    const attach = { questions: options.questions ?? ('hold' as const), signal, ...(options.onEvent ? { onEvent: (e: RunEvent) => options.onEvent?.(task.id, e) } : {}) };
     let run: SupervisedRun;
     try {
       if (resumeRunId) run = await supervisor.resume(resumeRunId, { ...attach, ended: 'report' });
@@ -44,8 +46,8 @@ export function supervisorTaskRunner(supervisor: RunSupervisor, options: Supervi
             source: prepared.compiled.dot,
             graph: prepared.graph,
             file: prepared.file,
-            sourceFile: join(options.project.recipesDir, `${task.recipe_id}.dot`),
-            context: { task: taskText(task), ...task.initial_args },
+            sourceFile: compiledRecipeFile(options.project, task.recipe_id),
+            context: { ...task.initial_args, task: taskText(task) },
             options: options.runOptions ?? {},
           },
           attach,

@@ -185,6 +185,19 @@ describe('a recipe run', () => {
     expect(result.context['slots.counts']).toMatchObject({ data: { words: ['one', 'two'], count: 2 } });
   });
 
+  it('keeps templates and the task byte for byte, backslashes and quotes included', async () => {
+    const template = 'Path C:\\new\\table, a "quote" \\" and a last \\\n{{task}}';
+    const dir = demoProject({ 'recipes/templates/plan.md': template });
+    const { backend, calls } = scripted((r) => (r.role.name === 'checker' ? '{"pass": true}' : 'x'));
+    const task = 'scene 2 ends with \\';
+    const prepared = prepareRecipe(openProject(dir, { home: tempDir(), env: {} }), 'demo', task, TOOLS);
+    const registry = createDefaultRegistry({ backend, interviewer: new QueueInterviewer([]) });
+    for (const [type, handler] of Object.entries(createRecipeHandlers({ backend, tools: TOOLS }))) registry.register(type, handler);
+    const result = await runPipeline(prepared.graph, { registry, logsRoot: join(tempDir(), 'run') });
+    expect(result.status).toBe('success');
+    expect(calls[0]?.messages[0]?.content).toBe(template.replace('{{task}}', task));
+  });
+
   it('notices a recipe changed after its run started, naming the step', async () => {
     const dir = demoProject();
     const { prepared } = await runRecipe(dir, simulationBackend);
