@@ -1,3 +1,4 @@
+import { closest } from '@orchestra/core/loader';
 import { roleNames } from '@orchestra/llm/config';
 import { dodExpressionProblem } from './dod.js';
 import type { LoadedRecipe, RecipeProject } from './recipe-project.js';
@@ -22,6 +23,7 @@ export function checkRecipe(loaded: LoadedRecipe, project: RecipeProject, tools:
   const problem = (path: (string | number)[], text: string) => problems.push({ at: loaded.position(path), text: `${path.join('.')}: ${text}` });
   const filled = new Map<string, string>(); // slot -> the step that fills it
   const fill = (slot: string, path: (string | number)[], by: string) => {
+    if (slot === ARGS || slot === TASK_DESCRIPTION) return problem(path, `${slot} names the run's ${slot === ARGS ? 'arguments' : 'task'} ($${slot}); choose another slot name`);
     const before = filled.get(slot);
     if (before) problem(path, `slot ${slot} is filled by ${before} already; a slot is written once`);
     else filled.set(slot, by);
@@ -34,7 +36,11 @@ export function checkRecipe(loaded: LoadedRecipe, project: RecipeProject, tools:
   for (const [i, step] of (recipe.phase_a?.steps ?? []).entries()) {
     const path = ['phase_a', 'steps', i];
     const tool = tools.get(step.tool);
-    if (!tool && !declared.has(step.tool)) problem([...path, 'tool'], `${JSON.stringify(step.tool)} is not a tool (the tools are: ${[...new Set([...tools.keys(), ...declared])].sort().join(', ')})`);
+    if (!tool && !declared.has(step.tool)) {
+      const known = [...new Set([...tools.keys(), ...declared])].sort();
+      const hint = closest(step.tool, known, 3);
+      problem([...path, 'tool'], `${JSON.stringify(step.tool)} is not a tool (the tools are: ${known.join(', ')})${hint ? `: did you mean ${JSON.stringify(hint)}?` : ''}`);
+    }
     for (const ref of refsIn(step.args ?? {})) need(ref.slot, [...path, 'args'], ref.text);
     for (const arg of tool?.requiredArgs ?? []) if (!(arg in (step.args ?? {}))) problem([...path, 'args'], `${step.tool} needs the argument ${arg}`);
     if (tool?.outputs && step.outputs.length > 1) {
@@ -46,7 +52,10 @@ export function checkRecipe(loaded: LoadedRecipe, project: RecipeProject, tools:
   const roles = new Set(roleNames(project.config));
   for (const [i, step] of recipe.phase_b.pipeline.entries()) {
     const path = ['phase_b', 'pipeline', i];
-    if (!roles.has(step.agent)) problem([...path, 'agent'], `${JSON.stringify(step.agent)} is not a role of ${project.config.files[0] ?? 'orchestra.yaml (none found)'} (the roles are: ${[...roles].join(', ') || 'none'})`);
+    if (!roles.has(step.agent)) {
+      const hint = closest(step.agent, roles, 3);
+      problem([...path, 'agent'], `${JSON.stringify(step.agent)} is not a role of ${project.config.files[0] ?? 'orchestra.yaml (none found)'} (the roles are: ${[...roles].join(', ') || 'none'})${hint ? `: did you mean ${JSON.stringify(hint)}?` : ''}`);
+    }
     const templates = templateFiles(project, step.prompt_type);
     if (templates.base === undefined && Object.keys(templates.tiers).length === 0) problem([...path, 'prompt_type'], `there is no template ${step.prompt_type}.md in ${project.recipesDir}/templates`);
     for (const [j, slot] of (step.input ?? []).entries()) need(slot, [...path, 'input', j], slot);

@@ -32,7 +32,7 @@ export function conferenceRoles(config: LoadedConfig, names: readonly string[], 
   return names.map((name) => {
     const problem = unknownRoleMessage(config, name);
     const role = config.config.roles?.[name];
-    if (problem || !role) throw new ModelConfigError('ORCH_UNKNOWN_ROLE', node.id, `conference node ${node.id}: ${problem}`);
+    if (problem || !role) throw new ModelConfigError('ORCH_UNKNOWN_ROLE', node.id, `${node.attributes.type === 'conference' ? 'conference node' : 'node'} ${node.id}: ${problem}`);
     let contract = role.contract;
     if (contract === undefined && role.contract_file !== undefined) {
       try {
