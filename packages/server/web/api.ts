@@ -67,6 +67,16 @@ export async function postJson<T>(path: string, body: unknown = {}, signal?: Abo
   return (await response.json()) as T;
 }
 
+/** PATCH or DELETE (or POST) JSON, read JSON. */
+export async function sendJson<T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body: unknown = {}): Promise<T> {
+  const response = await send(path, {
+    method,
+    headers: headers({ 'Content-Type': 'application/json', Accept: 'application/json' }),
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as T;
+}
+
 /** The API path of a run (ids are checked by the server; encoded all the same). */
 export function runPath(id: string, rest = ''): string {
   return `/pipelines/${encodeURIComponent(id)}${rest}`;

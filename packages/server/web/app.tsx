@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiFailure, getJson } from './api.js';
 import { currentToken, onTokenRefused, saveToken, tokenRequired } from './auth.js';
 import { NewRun } from './new-run.js';
-import { Link, routeOf, usePath } from './router.js';
+import { PlanView, servesPlan } from './plan-view.js';
+import { Link, PLAN_PAGE, routeOf, usePath } from './router.js';
 import { RunList } from './run-list.js';
 import { RunPage } from './run-page.js';
 import { TokenPrompt } from './token-prompt.js';
@@ -12,7 +13,7 @@ interface AuthState {
   reason: string | null;
 }
 
-/** The page: a header, then the runs, a run, or the new-run form (or the token form first). */
+/** The page: a header, then the runs, a run, the new-run form, or the project's plan (or the token form first). */
 export function App() {
   const path = usePath();
   const route = routeOf(path);
@@ -54,6 +55,7 @@ export function App() {
   if (auth.needed) view = <TokenPrompt reason={auth.reason} onToken={onToken} />;
   else if (route.view === 'list') view = <RunList key={`list-${session}`} />;
   else if (route.view === 'new') view = <NewRun key={`new-${session}`} />;
+  else if (route.view === 'plan') view = <PlanView key={`plan-${session}`} />;
   else if (route.view === 'run') view = <RunPage key={`run-${route.id}-${session}`} id={route.id} />;
   else
     view = (
@@ -78,6 +80,7 @@ export function App() {
           <nav aria-label="Main">
             <Link href="/">Runs</Link>
             <Link href="/new">New run</Link>
+            {(servesPlan() || route.view === 'plan') && <Link href={PLAN_PAGE}>Plan</Link>}
           </nav>
         )}
       </header>

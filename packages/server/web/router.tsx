@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
-/** Client-side routing over history.pushState: `/`, `/new`, `/runs/<id>`. */
+/** Client-side routing over history.pushState: `/`, `/new`, `/runs/<id>`, `/session-plan`. */
 
 const listeners = new Set<() => void>();
 window.addEventListener('popstate', () => listeners.forEach((l) => l()));
@@ -23,11 +23,15 @@ export function usePath(): string {
   return path;
 }
 
-export type Route = { view: 'list' } | { view: 'new' } | { view: 'run'; id: string } | { view: 'missing'; path: string };
+export type Route = { view: 'list' } | { view: 'new' } | { view: 'plan' } | { view: 'run'; id: string } | { view: 'missing'; path: string };
+
+/** The page of the project's session plan (the API's is `/plan`). */
+export const PLAN_PAGE = '/session-plan';
 
 export function routeOf(path: string): Route {
   if (path === '/' || path === '') return { view: 'list' };
   if (path === '/new' || path === '/new/') return { view: 'new' };
+  if (path === PLAN_PAGE || path === `${PLAN_PAGE}/`) return { view: 'plan' };
   const run = /^\/runs\/([^/]+)\/?$/.exec(path);
   if (run?.[1]) {
     try {

@@ -128,6 +128,6 @@ export function createApp(runs: ServerRuns, options: AppOptions = {}): Hono {
 
   planRoutes(app, options.plans);
 
-  webRoutes(app, options.webDir, options.token !== undefined);
+  webRoutes(app, options.webDir, options.token !== undefined, options.plans !== undefined);
   return app;
 }

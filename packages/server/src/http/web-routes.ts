@@ -16,11 +16,16 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>orchestra</title>
  * The web page: `/` (and `/runs/...`, so a run's page can be reloaded, `/new`
  * and `/session-plan`) serve
  * `index.html`, `/assets/<name>` its script and style sheet. They need no
- * token: the page asks for it and sends it with every API call.
+ * token: the page asks for it and sends it with every API call. Meta tags
+ * tell the page whether it needs a token and whether the server has a
+ * project's plan (`hasPlan`: the header links to it).
  */
-export function webRoutes(app: Hono, webDir: string | undefined, authRequired: boolean): void {
+export function webRoutes(app: Hono, webDir: string | undefined, authRequired: boolean, hasPlan = false): void {
   const page = webDir && existsSync(join(webDir, 'index.html')) ? readFileSync(join(webDir, 'index.html'), 'utf8') : undefined;
-  const html = page?.replace('<meta name="orchestra-auth" content="">', `<meta name="orchestra-auth" content="${authRequired ? 'token' : 'none'}">`) ?? NOT_BUILT;
+  const html =
+    page
+      ?.replace('<meta name="orchestra-auth" content="">', `<meta name="orchestra-auth" content="${authRequired ? 'token' : 'none'}">`)
+      .replace('<meta name="orchestra-plan" content="">', `<meta name="orchestra-plan" content="${hasPlan ? 'project' : 'none'}">`) ?? NOT_BUILT;
   const headers = {
     'Content-Type': 'text/html; charset=utf-8',
     'Cache-Control': 'no-store',

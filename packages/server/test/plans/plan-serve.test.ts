@@ -1,10 +1,13 @@
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../src/index.js';
 import { orchestra, startOrchestra } from '../support/cli.js';
 import { manuscriptCopy } from '../support/plan-app.js';
 import { tempRunsDir } from '../support/test-server.js';
+
+const WEB_DIST = fileURLToPath(new URL('../../web-dist/', import.meta.url));
 
 describe('a server with a project', () => {
   it('startServer({ project }) serves the plan, its runs kept in <project>/.orchestra/runs; runsDir with it is refused', async () => {
@@ -17,13 +20,26 @@ describe('a server with a project', () => {
       expect(post.status).toBe(201);
       expect(post.headers.get('location')).toBe('/plan');
       expect(server.runs.location).toBe(join(project, '.orchestra', 'runs'));
-      const page = await fetch(`${server.url}/session-plan`);
-      expect(page.status).toBe(200);
-      expect(page.headers.get('content-type')).toContain('text/html');
     } finally {
       await server.close();
     }
     await expect(startServer({ project, runsDir: tempRunsDir(), port: 0 })).rejects.toThrow(/give no runsDir or catalogue with project/);
+  });
+
+  it.skipIf(!existsSync(join(WEB_DIST, 'index.html')))('its page (also at /session-plan) says it serves a plan, so the header links to it; a server without a project\'s says not', async () => {
+    const withPlan = await startServer({ project: manuscriptCopy(), allowTools: true, port: 0, webDir: WEB_DIST });
+    const without = await startServer({ runsDir: tempRunsDir(), port: 0, webDir: WEB_DIST });
+    try {
+      for (const path of ['/', '/session-plan']) {
+        const page = await fetch(`${withPlan.url}${path}`);
+        expect(page.headers.get('content-type')).toContain('text/html');
+        expect(await page.text()).toContain('<meta name="orchestra-plan" content="project">');
+      }
+      expect(await (await fetch(`${without.url}/`)).text()).toContain('<meta name="orchestra-plan" content="none">');
+    } finally {
+      await withPlan.close();
+      await without.close();
+    }
   });
 
   it('orchestra serve --project: refuses a missing directory and another --runs-dir; serves the plan', async () => {
