@@ -82,6 +82,17 @@ describe('orchestra recipe and orchestra route', () => {
     expect(checkpoint.context['slots.continuity_report']?.data?.findings).toHaveLength(1);
   });
 
+  it('recipe run passes --set values to the run: $args.<name> reads them', async () => {
+    const dir = manuscript();
+    const file = join(dir, 'recipes', 'analytical_consistency.yaml');
+    writeFileSync(file, `${readFileSync(file, 'utf8').trimEnd()}\n  - scene_given: "$args.scene_number == '2'"\n`);
+    const run = (set: string[]) => cliWith(['recipe', 'run', 'analytical_consistency', '--task', 'check scene 2', '--project', dir, '--simulate', ...set, '--logs-dir', join(tempDir(), 'run')], { cwd: tempDir(), env: modelFreeEnv() });
+    expect((await run(['--set', 'scene_number=2'])).code).toBe(0);
+    const without = await run([]);
+    expect(without.code).toBe(1);
+    expect(without.stdout).toContain("scene_given: $args.scene_number == '2' was null");
+  });
+
   it('a failed agent step parks the run (exit 3); a recipe changed meanwhile refuses the resume, naming the step', async () => {
     const dir = manuscript();
     server.respondWith(() => httpError(400, { message: 'bad request from the scripted server' }));
