@@ -128,15 +128,24 @@ export class HeldPlan {
     return this.change((plan) => repositionTask(plan, id, position));
   }
 
-  /** Approves the proposed plan and runs it in the background; resolves once it runs. */
-  async start(): Promise<Plan> {
+  /**
+   * Approves the proposed plan and runs it in the background; resolves once
+   * it runs. `simulate` (as `orchestra plan --simulate`): whether its task
+   * runs are simulated; default as it was proposed.
+   */
+  async start(how: { simulate?: boolean } = {}): Promise<Plan> {
     const plan = this.stopped();
     if (plan.state !== 'proposed') throw new PlanConflict(`the plan is ${plan.state}: only a proposed plan is started${plan.state === 'paused' ? ' (resume this one)' : ''}`);
     checkDependencies(plan.tasks.filter((t) => t.state !== 'removed'));
+    if (how.simulate !== undefined) this.simulated.set(plan.created_at, how.simulate);
     return this.launch(plan, await this.isSimulated(plan), []);
   }
 
-  /** Goes on with a paused plan (or one whose process stopped while it ran): a task that was running has its run resumed. */
+  /**
+   * Goes on with a paused plan (or one whose process stopped while it ran):
+   * a task that was running has its run resumed. `simulate`: as for
+   * {@link HeldPlan.start}; default as known here, else as its task runs were.
+   */
   async resume(how: { simulate?: boolean } = {}): Promise<Plan> {
     const plan = this.stopped();
     if (plan.state === 'proposed') throw new PlanConflict('the plan has not started: start it');

@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { ServerPlans } from '../plans/server-plans.js';
 import { ApiError } from './api-error.js';
 import { jsonBody, parseInput } from './errors.js';
-import { AnswerBodySchema, EditTaskBodySchema, MoveTaskBodySchema, PathIdSchema, ProposePlanBodySchema, ResumePlanBodySchema, TaskIdSchema } from './schemas.js';
+import { AnswerBodySchema, EditTaskBodySchema, MoveTaskBodySchema, PathIdSchema, ProposePlanBodySchema, RunPlanBodySchema, TaskIdSchema } from './schemas.js';
 
 /** A body that may be empty (`{}` then); otherwise JSON. */
 async function optionalBody(c: Context): Promise<unknown> {
@@ -44,11 +44,15 @@ export function planRoutes(app: Hono, plans: ServerPlans | undefined): void {
     return c.json(await served.move(id, body.position));
   });
   app.post('/plan/tasks/:id/force', async (c) => c.json(await project().force(taskId(c))));
-  app.post('/plan/start', async (c) => c.json(await project().start()));
+  app.post('/plan/start', async (c) => {
+    const served = project();
+    const body = parseInput(RunPlanBodySchema, await optionalBody(c), 'body');
+    return c.json(await served.start(body.simulate));
+  });
   app.post('/plan/pause', async (c) => c.json(await project().pause()));
   app.post('/plan/resume', async (c) => {
     const served = project();
-    const body = parseInput(ResumePlanBodySchema, await optionalBody(c), 'body');
+    const body = parseInput(RunPlanBodySchema, await optionalBody(c), 'body');
     return c.json(await served.resume(body.simulate));
   });
   app.post('/plan/questions/:qid/answer', async (c) => {

@@ -53,8 +53,8 @@ export const MoveTaskBodySchema = z.strictObject({
   position: z.number().int().min(1).max(100_000),
 });
 
-/** `POST /plan/resume` (the body may be empty): whether the task runs are simulated, when the server does not know (it restarted). */
-export const ResumePlanBodySchema = z.strictObject({
+/** `POST /plan/start` and `POST /plan/resume` (the body may be empty): whether the task runs are simulated (default: as the plan was proposed, or its runs were). */
+export const RunPlanBodySchema = z.strictObject({
   simulate: z.boolean().optional(),
 });
 

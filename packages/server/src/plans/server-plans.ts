@@ -67,9 +67,9 @@ export class ServerPlans {
     return this.onTask(id, () => this.held.force(id));
   }
 
-  /** Approves the proposed plan and runs it in the background. */
-  start(): Promise<PlanJson> {
-    return this.onPlan(() => this.held.start());
+  /** Approves the proposed plan and runs it in the background (`simulate`: its task runs are simulated; default as it was proposed). */
+  start(simulate?: boolean): Promise<PlanJson> {
+    return this.onPlan(() => this.held.start(simulate === undefined ? {} : { simulate }));
   }
 
   /** Stops the plan at the next task boundary; resolves once it is paused. */

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backendOf, expectError, PlanApp, planApp, scriptedBackend, states } from '../support/plan-app.js';
@@ -118,6 +118,26 @@ describe('a plan over HTTP: propose, edit, start, run to the end', () => {
     expect(done.state).toBe('done');
     const manifest = JSON.parse(readFileSync(join(app.project, '.orchestra', 'runs', done.tasks[0].run_id, 'manifest.json'), 'utf8'));
     expect(manifest.run_options).toMatchObject({ simulate: true });
+  });
+
+  it('a plan written to plan.json elsewhere is served too; start {"simulate": true} runs it without a model (default: as proposed)', async () => {
+    app = planApp();
+    const task = (id: string, description: string, recipe: string | null, deps: string[] = []) => ({ id, description, deps, dod: [], state: recipe ? 'pending' : 'needs_scoping', recipe_id: recipe, initial_args: {}, run_id: null, findings: null, forced: false });
+    const now = new Date().toISOString();
+    mkdirSync(join(app.project, '.orchestra'), { recursive: true });
+    writeFileSync(
+      join(app.project, '.orchestra', 'plan.json'),
+      JSON.stringify({ format: 'orchestra.plan/1', intent: 'Get scene 2 ready', project: app.project, created_at: now, updated_at: now, state: 'proposed', tasks: [task('consistency', 'check scene 2 for continuity errors', 'analytical_consistency'), task('prose', 'review the prose and pacing of scene 2', 'analytical_prose', ['consistency'])] }),
+    );
+    expect((await app.get('/plan')).body).toMatchObject({ state: 'proposed', simulate: false });
+    expectError(await app.post('/plan/start'), 400, 'ORCH_NO_BACKEND'); // not known to be simulated: the server's model, which it has not
+    const started = await app.post('/plan/start', { simulate: true });
+    expect(started.body).toMatchObject({ state: 'running', simulate: true });
+    const done = await app.until((p) => !p.active, 'ended');
+    expect(states(done)).toEqual([
+      ['consistency', 'done'],
+      ['prose', 'done'],
+    ]);
   });
 
   it('a plan running here is not replaced: POST /plan is 409 while it runs', async () => {

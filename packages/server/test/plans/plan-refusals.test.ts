@@ -78,6 +78,8 @@ describe('plan endpoints refuse what they cannot serve', () => {
       ['POST', '/plan/tasks/t1/move', { position: '2' }, /^body at position:/],
       ['POST', '/plan/tasks/t1/move', { position: 1.5 }, /^body at position:/],
       ['POST', '/plan/resume', { simulate: 1 }, /^body at simulate:/],
+      ['POST', '/plan/start', { simulate: 'yes' }, /^body at simulate:/],
+      ['POST', '/plan/start', { force: ['t1'] }, /force/],
       ['POST', '/plan/questions/plan.1/answer', {}, /^body at answer:/],
       ['PATCH', '/plan/tasks/1abc', { description: 'x' }, /^path parameter id:/],
       ['POST', '/plan/questions/..%2Fx/answer', { answer: 'x' }, /^path parameter qid:/],
