@@ -25,6 +25,13 @@ describe('conference nodes from the command line', () => {
     expect(record.evidence).toHaveLength(1);
     expect(record.answered).toBe(3);
     for (const role of record.roles) expect(role.evidence_line).toBe(`Evidence: receipt_id: ${record.evidence[0]?.receipt_id}`);
+    // The simulation plays the configured roles: their tiers (the editor is T5) and contracts.
+    expect((record.roles as unknown as { role: string; tier: string }[]).map((r) => [r.role, r.tier])).toEqual([['critic', 'T3'], ['continuity', 'T3'], ['editor', 'T5']]);
+    // And a role the configuration does not define is refused before the run, as with a model.
+    const ghost = manuscript('critic,ghost');
+    const refused = await cliWith(['run', ghost.pipeline, '--simulate', '--logs-dir', join(tempDir(), 'ghost')], { cwd: ghost.dir, env: modelFreeEnv() });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('"ghost" is not a role');
     expect(readFileSync(join(logs, 'report', 'prompt.md'), 'utf8')).toContain('3 of 3 roles gave grounded answers');
   });
 

@@ -128,9 +128,10 @@ async function setUp(graph: Graph, pipelineFile: string | undefined, flags: RunF
     if (isOrchestraError(error)) return error.message;
     throw error;
   }
-  const { interviewerSettings } = await import('@orchestra/llm/config');
+  const { interviewerSettings, simulationWithRoles } = await import('@orchestra/llm/config');
   const defaults = interviewerSettings(config);
-  if (!needsModels) return { defaults, ...(flags.simulate ? { backend: simulationBackend } : {}) };
+  // Simulated: conferences and recipe steps play the configured roles (their tiers and contracts).
+  if (!needsModels) return { defaults, ...(flags.simulate ? { backend: simulationWithRoles(config) } : {}) };
   return { defaults, backend: await modelBackend(config, models) };
 }
 
