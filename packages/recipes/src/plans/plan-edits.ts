@@ -35,9 +35,15 @@ export function editTask(plan: Plan, id: string, description: string, route?: (d
   return task;
 }
 
-/** Removes a task of a proposed plan (its state becomes `removed`; what depends on it is blocked when the plan runs). */
+/**
+ * Removes a task of a proposed plan (its state becomes `removed`). A task
+ * another one (not removed) depends on is refused ({@link PlanConflict}):
+ * a plan whose tasks depend on a removed one does not run.
+ */
 export function removeTask(plan: Plan, id: string): PlanTask {
   const task = proposedTask(plan, id, 'removed');
+  const dependants = plan.tasks.filter((t) => t.state !== 'removed' && t.deps.includes(id)).map((t) => t.id);
+  if (dependants.length) throw new PlanConflict(`task ${id} cannot be removed: ${dependants.join(', ')} depend${dependants.length === 1 ? 's' : ''} on it (remove ${dependants.length === 1 ? 'that' : 'those'} first)`);
   task.state = 'removed';
   return task;
 }

@@ -61,6 +61,9 @@ describe('a plan over HTTP: propose, edit, start, run to the end', () => {
     const last = await app.post('/plan/tasks/vague/move', { position: 99 }); // past the end: last
     expect(states(last.body).map(([id]) => id)).toEqual(['consistency', 'prose', 'vague']);
 
+    const needed = await app.request('DELETE', '/plan/tasks/consistency', {});
+    expectError(needed, 409, 'ORCH_PLAN');
+    expect(needed.body.error.message).toBe('task consistency cannot be removed: prose depends on it (remove that first)');
     const removed = await app.request('DELETE', '/plan/tasks/prose', {});
     expect(removed.status).toBe(200);
     expect(states(removed.body)).toEqual([
