@@ -223,13 +223,13 @@ export class HeldPlan {
   }
 
   /** The plan from its file, refused while it runs here. */
-  private stopped(): Plan {
-    if (this.runner) throw new PlanConflict('the plan is running here already');
+  private stopped(refusal = 'the plan is running here already'): Plan {
+    if (this.runner) throw new PlanConflict(refusal);
     return this.existing();
   }
 
   private change(edit: (plan: Plan) => unknown): Plan {
-    const plan = this.stopped();
+    const plan = this.stopped('the plan is running: tasks are changed before it starts');
     edit(plan);
     writePlan(this.file, plan);
     return plan;
