@@ -1,6 +1,6 @@
 import type { Interviewer } from '@orchestra/core';
 import { RecipeError } from '../recipe-error.js';
-import { moveTask } from './plan-order.js';
+import { editTask, removeTask, repositionTask } from './plan-edits.js';
 import type { Plan } from './plan-schema.js';
 import { planText } from './plan-text.js';
 
@@ -10,7 +10,9 @@ export const PLAN_STAGE = 'plan';
 /**
  * Shows the plan and asks the person until they approve or cancel it:
  * approve, edit a task's description (`<id>: <new text>`), remove a task
- * (`<id>`), move one (`<id> <position>`, within its dependencies), cancel.
+ * (`<id>`; not one another task depends on), move one (`<id> <position>`,
+ * within its dependencies), cancel: the same edits as `editTask`,
+ * `removeTask` and `repositionTask`.
  * Each change is applied and saved (`save`) before the next question.
  * Resolves true when approved.
  */
@@ -37,19 +39,14 @@ export async function approvePlan(plan: Plan, interviewer: Interviewer, save: (p
     try {
       if (choice === 'E') {
         const m = /^\s*([\w-]+)\s*:\s*(.+)$/s.exec(await ask('Which task, and its new description? (id: text)'));
-        const task = plan.tasks.find((t) => t.id === m?.[1]);
-        if (!m || !task) throw new RecipeError('ORCH_PLAN', 'write the task id, a colon and the new description');
-        task.description = (m[2] as string).trim();
-        task.recipe_id = null; // routed again before it runs
+        if (!m) throw new RecipeError('ORCH_PLAN', 'write the task id, a colon and the new description');
+        editTask(plan, m[1] as string, m[2] as string);
       } else if (choice === 'R') {
-        const id = (await ask('Which task? (its id)')).trim();
-        const task = plan.tasks.find((t) => t.id === id);
-        if (!task) throw new RecipeError('ORCH_PLAN', `no task ${id}`);
-        task.state = 'removed';
+        removeTask(plan, (await ask('Which task? (its id)')).trim());
       } else if (choice === 'M') {
         const m = /^\s*([\w-]+)\s+(\d+)\s*$/.exec(await ask('Which task, and where to? (id position)'));
         if (!m) throw new RecipeError('ORCH_PLAN', 'write the task id and its new position (1 is first)');
-        moveTask(plan, m[1] as string, Number(m[2]));
+        repositionTask(plan, m[1] as string, Number(m[2]));
       }
       save(plan);
     } catch (error) {
