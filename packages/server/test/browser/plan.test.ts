@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/index.js';
-import { backendOf, manuscriptCopy, scriptedBackend } from '../support/plan-app.js';
+import type { CodergenBackend } from '@orchestra/core';
+import { startServer } from '../../src/index.js';
+import { backendOf, manuscriptCopy, scriptedBackend, type RoleCall } from '../support/plan-app.js';
 import { launchBrowser, openPage, screenshot, SKIP_BROWSER, untilText, WEB_DIST, type TestServer } from './harness.js';
 
 /** The chief's plan: two tasks the router takes (one after the other) and one too vague for any recipe. */
@@ -13,21 +14,37 @@ const PROPOSAL = {
   ],
 };
 
+/** A server over a copy of the manuscript whose model is `backend`, as the harness's TestServer. */
+async function planServer(backend: CodergenBackend): Promise<TestServer> {
+  const running = await startServer({ project: manuscriptCopy(), allowTools: true, port: 0, webDir: WEB_DIST, checkpointIntervalMs: 0, backendFor: backendOf(backend) });
+  return { server: running, url: running.url, close: () => running.close(), startRun: async () => ({ id: '' }) };
+}
+
+/** What the simulation's agents answer: JSON (checks pass) when asked for it, else text. */
+function simulated(call: RoleCall): string {
+  return /JSON/.test(call.prompt) ? '{"pass": true, "findings": []}' : `[Simulated] ${call.role}`;
+}
+
 describe.skipIf(SKIP_BROWSER)('the plan view in Chromium', { timeout: 60_000 }, () => {
   let browser: Browser;
-  let running: RunningServer;
   let server: TestServer;
+  let failing = true;
 
   beforeAll(async () => {
-    // The chief's replies scripted; the recipes' agents are the simulation's.
-    const { backend } = scriptedBackend((_call, n) => (n === 1 ? JSON.stringify(PROPOSAL) : '{"tasks": []}'));
-    [browser, running] = await Promise.all([launchBrowser(), startServer({ project: manuscriptCopy(), allowTools: true, port: 0, webDir: WEB_DIST, checkpointIntervalMs: 0, backendFor: backendOf(backend) })]);
-    server = { server: running, url: running.url, close: () => running.close(), startRun: async () => ({ id: '' }) };
+    // The chief's replies scripted; the recipes' agents are the simulation's, but for scene 3's continuity step while `failing`.
+    const { backend } = scriptedBackend(
+      (call, n) => (n === 1 ? JSON.stringify(PROPOSAL) : call.prompt.includes('scene 3') ? JSON.stringify({ tasks: [{ id: 'scene3', description: 'check scene 3 for continuity errors', deps: [] }] }) : '{"tasks": []}'),
+      (call) => {
+        if (failing && call.role === 'continuity' && call.prompt.includes('scene 3')) throw new Error('the model is down');
+        return simulated(call);
+      },
+    );
+    [browser, server] = await Promise.all([launchBrowser(), planServer(backend)]);
   }, 30_000);
 
   afterAll(async () => {
     await browser?.close();
-    await running?.close();
+    await server?.close();
   });
 
   it('proposes a plan, edits and moves a task (a move across a dependency refused), starts it, answers a scoping question inline, and links each done task to its run', async () => {
@@ -91,6 +108,35 @@ describe.skipIf(SKIP_BROWSER)('the plan view in Chromium', { timeout: 60_000 }, 
     expect(outside).toEqual([]);
     // The refused move (409) and the first look for a plan (404: none yet) are the only errors the browser logs.
     expect(errors.filter((e) => !/status of (404|409)/.test(e))).toEqual([]);
+    await close();
+  });
+
+  it("shows a task run's gate in its task, pauses and resumes the plan (the gate asked again), and the gate's buttons answer it", async () => {
+    const { page, outside, errors, close } = await openPage(browser, server, { width: 1100, height: 900 });
+    await page.goto(`${server.url}/session-plan`);
+    // A new plan replaces the ended one (its form is open): its one task's continuity step fails, and the recipe's gate asks what to do.
+    await page.getByLabel('What do you want done?').fill('check scene 3 for continuity errors');
+    await page.getByRole('button', { name: 'Ask the chief for a plan' }).click();
+    const task = page.locator('[data-testid="plan-task"][data-task="scene3"]');
+    await untilText(task, 'recipe analytical_consistency');
+    await page.getByRole('button', { name: 'Approve and start' }).click();
+    const gate = task.getByTestId('plan-question');
+    await untilText(gate, 'The continuity step (check_consistency) failed');
+    expect(await gate.getByRole('button').allTextContents()).toEqual(['XStop', 'RRetry', 'SSkip']);
+
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await untilText(page.getByTestId('plan-state'), 'paused');
+    expect(await task.getByTestId('plan-question').count()).toBe(0);
+    failing = false;
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await untilText(task.getByTestId('plan-question'), 'The continuity step (check_consistency) failed');
+    await task.getByTestId('plan-question').getByRole('button', { name: /Retry/ }).click();
+    await untilText(page.getByTestId('plan-state'), 'done');
+    await untilText(task, 'done');
+    await expect.poll(() => task.getByRole('link', { name: /^Run .* of task scene3$/ }).count()).toBe(1);
+
+    expect(outside).toEqual([]);
+    expect(errors).toEqual([]);
     await close();
   });
 });
