@@ -82,6 +82,32 @@ describe('orchestra recipe and orchestra route', () => {
     expect(checkpoint.context['slots.continuity_report']?.data?.findings).toHaveLength(1);
   });
 
+  it('runs all seven shipped recipes on the manuscript: with --simulate, and against the scripted OpenAI server', async () => {
+    const dir = manuscript();
+    const tasks: Record<string, string> = {
+      creative_draft_scene: 'draft scene 2',
+      analytical_consistency: 'check scene 2 for continuity errors',
+      analytical_prose: 'review the prose and pacing of scene 2',
+      analytical_foreshadow: 'audit the foreshadowing of the letter',
+      analytical_scene_validate: 'validate scene 2',
+      structural_canon: 'update the canon from scene 2',
+      structural_outline: 'restructure the outline',
+    };
+    // JSON steps get an object with every field the shipped templates ask for; the others a line of text.
+    const json = JSON.stringify({ pass: true, findings: [], gaps: [], approve: true, concerns: [], ready: true, missing: [], new_facts: [], conflicts: [] });
+    server.respondWith((r) => reply(/JSON/.test(String(r.lastUserText)) ? json : 'A concrete note on scene 2.'));
+    const env = modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'k' });
+    for (const [id, task] of Object.entries(tasks)) {
+      const simulated = await cliWith(['recipe', 'run', id, '--task', task, '--project', dir, '--simulate', '--logs-dir', join(tempDir(), id)], { cwd: dir, env: modelFreeEnv() });
+      expect(simulated.code, `${id} --simulate: ${simulated.stdout}${simulated.stderr}`).toBe(0);
+      const before = server.completions.length;
+      const real = await cliWith(['recipe', 'run', id, '--task', task, '--project', dir, '--model', 'scripted-model', '--logs-dir', join(tempDir(), `${id}-model`)], { cwd: dir, env });
+      expect(real.code, `${id} with the scripted server: ${real.stdout}${real.stderr}`).toBe(0);
+      expect(server.completions.length).toBeGreaterThan(before);
+    }
+    for (const request of server.completions) expect(request.tools ?? []).toEqual([]);
+  });
+
   it('recipe run passes --set values to the run: $args.<name> reads them', async () => {
     const dir = manuscript();
     const file = join(dir, 'recipes', 'analytical_consistency.yaml');
