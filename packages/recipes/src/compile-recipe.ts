@@ -40,9 +40,10 @@ export function compileRecipe(loaded: LoadedRecipe, project: RecipeProject, task
     ['recipe.task', dotJson(task)],
     ['label', dotQuote(recipe.recipe_id)],
     ['recipe.id', dotQuote(recipe.recipe_id)],
-    ['recipe.file', dotQuote(loaded.file)],
-    ['recipe.project', dotQuote(project.dir)],
-    ['recipe.workspace', dotQuote(project.workspace)],
+    // Paths as JSON strings: they come back exactly, whatever characters they hold.
+    ['recipe.file', dotJson(loaded.file)],
+    ['recipe.project', dotJson(project.dir)],
+    ['recipe.workspace', dotJson(project.workspace)],
     ['default_max_retries', '0'],
   ])}]`);
   lines.push('  start [shape=Mdiamond]', '  exit [shape=Msquare]');

@@ -4,6 +4,7 @@ import { checkRecipe } from './check-recipe.js';
 import { compileRecipe, type CompiledRecipe } from './compile-recipe.js';
 import { RECIPE_HANDLER_TYPES } from './handlers/recipe-handlers.js';
 import { RecipeError } from './recipe-error.js';
+import { jsonText } from './handlers/recipe-attributes.js';
 import { loadRecipe, openProject, type LoadedRecipe, type RecipeProject } from './recipe-project.js';
 import type { RecipeTool } from './tool-types.js';
 
@@ -64,11 +65,11 @@ export function isRecipePipeline(graph: Pick<Graph, 'attributes'>): boolean {
  */
 export function recipeChange(graph: Graph, tools: readonly RecipeTool[]): string | undefined {
   const id = graph.attributes['recipe.id'];
-  const projectDir = graph.attributes['recipe.project'];
+  const projectDir = jsonText(graph, 'recipe.project');
   if (!id || !projectDir) return undefined;
   let now: PreparedRecipe;
   try {
-    now = prepareRecipe(openProject(projectDir), id, graph.attributes['recipe.task'] ? (JSON.parse(graph.attributes['recipe.task']) as string) : (graph.attributes.goal ?? ''), tools);
+    now = prepareRecipe(openProject(projectDir), id, jsonText(graph, 'recipe.task') ?? graph.attributes.goal ?? '', tools);
   } catch (error) {
     if (error instanceof RecipeError && error.code === 'ORCH_RECIPE_NOT_FOUND') return undefined;
     return `recipe ${id} no longer compiles: ${error instanceof Error ? error.message.split('\n').slice(0, 3).join(' ') : String(error)}`;

@@ -9,11 +9,18 @@ export function listOf(text: string | undefined): string[] {
 export function taskOf(graph: Graph, context: Pick<RunContext, 'get'>): string {
   const task = context.get('task');
   if (typeof task === 'string' && task) return task;
-  const compiled = graph.attributes['recipe.task'];
-  return compiled ? (JSON.parse(compiled) as string) : (graph.attributes.goal ?? '');
+  return jsonText(graph, 'recipe.task') ?? graph.attributes.goal ?? '';
+}
+
+/** A graph attribute a compiled recipe writes as a JSON string (a path, the task); undefined when absent. */
+export function jsonText(graph: Pick<Graph, 'attributes'>, key: string): string | undefined {
+  const written = graph.attributes[key];
+  if (!written) return undefined;
+  const value = JSON.parse(written) as unknown;
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** Where a compiled recipe's tools work: the workspace it was compiled for, else the run's working directory. */
 export function workspaceOf(graph: Graph, workdir: string): string {
-  return graph.attributes['recipe.workspace'] || workdir;
+  return jsonText(graph, 'recipe.workspace') || workdir;
 }
