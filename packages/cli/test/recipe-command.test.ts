@@ -56,6 +56,11 @@ describe('orchestra recipe and orchestra route', () => {
     const receipt = JSON.parse(readFileSync(join(logs, 'a1_file_locator', 'receipts.jsonl'), 'utf8').trim()) as { tool: string; payload: string };
     expect(receipt.tool).toBe('file_locator');
     expect(JSON.parse(receipt.payload)).toMatchObject({ scenePaths: expect.arrayContaining(['scenes/scene-02.md']) });
+    // The run's pipeline draws like any other, its nodes coloured by their states.
+    const picture = await cliWith(['render', join(logs, 'pipeline.dot'), '--run', logs], { cwd: dir, env: modelFreeEnv() });
+    expect(picture.code, picture.stderr).toBe(0);
+    expect(picture.stdout).toContain('<svg');
+    expect(picture.stdout).toContain('b1_continuity');
   });
 
   it('runs a shipped recipe on the manuscript against the scripted OpenAI server (real ChatOpenAI clients, no tools sent)', async () => {

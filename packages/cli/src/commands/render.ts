@@ -9,6 +9,8 @@ import { ExitCode } from '../exit-codes.js';
 import { formatDiagnostic } from '../format-diagnostics.js';
 import type { CliIO } from '../io.js';
 import { loadForCommand } from '../load-pipeline-file.js';
+import { loadPipelineFile } from '@orchestra/core/loader';
+import { isRecipeGraph } from '../recipe-extension.js';
 
 /** Flags of `orchestra render`. */
 export interface RenderCommandOptions {
@@ -28,8 +30,13 @@ export interface RenderCommandOptions {
  * cannot be read or an output that cannot be written.
  */
 export async function renderCommand(file: string, options: RenderCommandOptions, io: CliIO): Promise<number> {
-  const loaded = await loadForCommand(file, io);
+  let loaded = await loadForCommand(file, io);
   if (!loaded) return ExitCode.usage;
+  // A compiled recipe (or a recipe run's pipeline.dot) has node types of its own: loaded again knowing them.
+  if (loaded.graph && isRecipeGraph(loaded.graph)) {
+    const { RECIPE_HANDLER_TYPES } = await import('@orchestra/recipes');
+    loaded = await loadPipelineFile(file, { knownHandlerTypes: RECIPE_HANDLER_TYPES });
+  }
   if (!loaded.ok || !loaded.graph) {
     for (const d of sortDiagnostics(loaded.diagnostics)) io.stderr(`${formatDiagnostic(d, file)}\n`);
     io.stderr(`orchestra: ${escapeControl(file)} is not a valid pipeline; nothing was drawn\n`);
