@@ -1,5 +1,5 @@
 import type { Graph } from '@orchestra/core/loader';
-import type { RunExtension } from './commands/run.js';
+import type { RunExtension } from './run-extension.js';
 
 /** Whether a pipeline is a compiled recipe (`orchestra recipe run` made it). */
 export function isRecipeGraph(graph: Pick<Graph, 'attributes'>): boolean {

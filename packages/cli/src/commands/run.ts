@@ -17,10 +17,11 @@ import { checkPipelineHash, RUN_FILES, defaultLogsRoot, readPendingQuestions, re
 import { killRunningTools, pathProblem } from '@orchestra/core/handlers';
 import { escapeControl, sortDiagnostics } from '@orchestra/core/loader';
 import { loadPipeline, type Diagnostic, type Graph } from '@orchestra/core/loader';
-import type { Handler } from '@orchestra/core';
 import type { LoadedConfig } from '@orchestra/llm/config';
 import { cliRun, cliRuns } from '../cli-runs.js';
 import { isRecipeGraph, recipeExtension } from '../recipe-extension.js';
+import type { RunExtension } from '../run-extension.js';
+export type { RunExtension } from '../run-extension.js';
 import { ExitCode } from '../exit-codes.js';
 import { readAnswersFile } from '../answers-file.js';
 import { loadForCommand } from '../load-pipeline-file.js';
@@ -254,18 +255,6 @@ export interface LoadedRun {
   /** The file it is recorded as coming from (orchestra.yaml is found next to it). */
   sourceFile: string;
   context: Record<string, unknown>;
-}
-
-/** What a kind of pipeline adds to a run: handlers of its own node types (a compiled recipe's). */
-export interface RunExtension {
-  /** The node types its handlers run. */
-  handlerTypes: readonly string[];
-  /** Its handlers, over the run's backend. */
-  handlers(backend: CodergenBackend | undefined): Promise<Record<string, Handler>>;
-  /** Whether its nodes call models (the backend is loaded for them). */
-  callsModels: boolean;
-  /** Checks a run about to resume (a recipe changed since): a message refuses it. */
-  resumeProblem?(graph: Graph): Promise<string | undefined>;
 }
 
 /** Starts a loaded pipeline as `orchestra run` does (warnings printed, the backend set up, Ctrl-C handled), with what `extension` adds. */

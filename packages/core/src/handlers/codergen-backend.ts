@@ -1,47 +1,12 @@
 import type { Graph, GraphNode } from '../graph/model.js';
-import type { ToolCallStatus } from '../engine/events.js';
 import type { ProcessLedger, RunView } from '../engine/handler.js';
 import type { JsonValue, Outcome } from '../engine/outcome.js';
 import type { RunContext } from '../engine/run-context.js';
-import type { TokenUsage } from '../engine/usage.js';
 import type { Fidelity } from './fidelity.js';
+import type { LlmReporter } from './llm-reporter.js';
+export { silentReporter, type LlmCall, type LlmReporter, type ToolCallReport } from './llm-reporter.js';
 import type { StageStore } from '../engine/store/run-store.js';
 import type { ConferenceBackend } from './conference/conference-types.js';
-
-/** One finished LLM call, as a backend reports it. */
-export interface LlmCall {
-  /** The model that answered (as the provider names it, when it says). */
-  model: string;
-  durationMs: number;
-  usage?: TokenUsage;
-  /** The phase of a phased stage the call belongs to (`discuss`, `summarize`, `serialize`). */
-  phase?: string;
-}
-
-/** One finished tool call of an agent, as a backend reports it. */
-export interface ToolCallReport {
-  tool: string;
-  callId: string;
-  status: ToolCallStatus;
-  durationMs: number;
-  /** A one-line summary: the path, the command. */
-  detail?: string;
-}
-
-/**
- * What a backend tells the stage while it works. The handler turns each
- * report into a run event (`llm.delta`, `llm.response`, `agent.tool_call`)
- * and sums the usage into the node's outcome. Every method is optional to
- * call; none throws.
- */
-export interface LlmReporter {
-  /** A piece of the reply as it streams in. */
-  delta(text: string): void;
-  /** A call finished. */
-  response(call: LlmCall): void;
-  /** A tool call finished. */
-  toolCall(report: ToolCallReport): void;
-}
 
 /** What a backend gets for one LLM stage. */
 export interface CodergenRequest {
@@ -99,6 +64,3 @@ export interface CodergenBackend {
   /** The model side of conference nodes (`type="conference"`), when the backend runs them. */
   conference?: ConferenceBackend;
 }
-
-/** A reporter that drops everything (for calling a backend outside a run). */
-export const silentReporter: LlmReporter = { delta() {}, response() {}, toolCall() {} };

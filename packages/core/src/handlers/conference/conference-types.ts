@@ -4,7 +4,7 @@ import type { JsonValue } from '../../engine/outcome.js';
 import type { RunContext } from '../../engine/run-context.js';
 import type { StageStore } from '../../engine/store/run-store.js';
 import type { TokenUsage } from '../../engine/usage.js';
-import type { LlmReporter } from '../codergen-backend.js';
+import type { LlmReporter } from '../llm-reporter.js';
 import type { ConferenceTemplateName, EvidenceRule, RoleTier } from '../../graph/conference-settings.js';
 export { CONFERENCE_TEMPLATE_NAMES, EVIDENCE_RULES, ROLE_TIERS, type ConferenceTemplateName, type EvidenceRule, type RoleTier } from '../../graph/conference-settings.js';
 
