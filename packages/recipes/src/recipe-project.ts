@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { JsonValue } from '@orchestra/core';
 import { agentSettings, loadConfig, type LoadedConfig } from '@orchestra/llm/config';
 import { RecipeError } from './recipe-error.js';
-import { RecipeSchema, type Recipe } from './recipe-schema.js';
+import { RECIPE_NAME, RecipeSchema, type Recipe } from './recipe-schema.js';
 import { parseYamlData, readYamlWith, type YamlPosition } from './yaml-data.js';
 
 /** Where a project keeps its recipes, router and templates: `<project>/recipes/`. */
@@ -37,7 +37,7 @@ export interface LoadedRecipe {
 
 /** The file of recipe `id` (`<id>.yaml`, `.yml` or `.json`), if there is one. */
 export function recipeFile(project: RecipeProject, id: string): string | undefined {
-  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(id)) return undefined;
+  if (!RECIPE_NAME.test(id)) return undefined;
   return ['.yaml', '.yml', '.json'].map((ext) => join(project.recipesDir, `${id}${ext}`)).find((f) => existsSync(f));
 }
 

@@ -1,11 +1,9 @@
-import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
+import { yamlPosition, type LineColumn } from './yaml-positions.js';
 
 /** A position in a YAML file, 1-based. */
-export interface YamlPosition {
-  line: number;
-  column: number;
-}
+export type YamlPosition = LineColumn;
 
 /** A parsed YAML file whose positions can be asked for. */
 export interface YamlData {
@@ -24,25 +22,8 @@ export function parseYamlData(text: string): YamlData | { error: string; positio
   };
   const first = doc.errors[0];
   if (first) return { error: first.message.split('\n')[0] ?? 'YAML error', position: at(first.pos[0]) };
-  const position = (path: readonly PropertyKey[]): YamlPosition => {
-    let node: Node | undefined = isNode(doc.contents) ? doc.contents : undefined;
-    let best = node?.range?.[0];
-    for (const segment of path) {
-      if (isMap(node)) {
-        const pair = node.items.find((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)) === String(segment));
-        if (!pair) break;
-        const value = isNode(pair.value) ? pair.value : undefined;
-        best = (value?.range?.[0] ?? (isNode(pair.key) ? pair.key.range?.[0] : undefined)) ?? best;
-        node = value;
-      } else if (isSeq(node) && typeof segment === 'number') {
-        const item = node.items[segment];
-        if (!isNode(item)) break;
-        best = item.range?.[0] ?? best;
-        node = item;
-      } else break;
-    }
-    return at(best);
-  };
+  // Symbols never name YAML keys: a path with one points at what comes before it.
+  const position = (path: readonly PropertyKey[]): YamlPosition => yamlPosition(doc, lineCounter, path.filter((p): p is string | number => typeof p !== 'symbol'));
   return { data: doc.toJS() ?? {}, position };
 }
 

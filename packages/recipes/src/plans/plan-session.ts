@@ -48,17 +48,12 @@ export function supervisedTaskRunner(options: PlanSessionOptions): TaskRunner {
  * `orchestra plan "<intent>"`: the chief decomposes the intent into tasks
  * (one model call), each is routed to a recipe (unroutable ones need
  * scoping), the plan is saved, shown for approval (edit, remove, move), and
- * run task by task. A plan that is running or paused is not replaced.
+ * run task by task. A plan that is running or paused is not replaced (one
+ * still proposed, or ended, is).
  */
 export async function startPlan(intent: string, options: PlanSessionOptions): Promise<Plan> {
   const file = options.file ?? planFile(options.project.dir);
-  let plan: Plan;
-  try {
-    plan = await proposePlan(intent, { project: options.project, backend: options.backend, signal: options.signal, file });
-  } catch (error) {
-    if (error instanceof RecipeError && error.code === 'ORCH_PLAN' && /has not ended/.test(error.message)) throw new RecipeError('ORCH_PLAN', `${error.message.replace(/; finish it, or move the file away to start another$/, '')}; go on with orchestra plan --resume, or move it away to start another`);
-    throw error;
-  }
+  const plan = await proposePlan(intent, { project: options.project, backend: options.backend, signal: options.signal, file });
   return approveAndRun(plan, { ...options, file });
 }
 

@@ -37,7 +37,7 @@ export async function proposePlan(intent: string, options: ProposePlanOptions): 
   const file = options.file ?? planFile(options.project.dir);
   const existing = readPlan(file);
   if (existing && (existing.state === 'running' || existing.state === 'paused')) {
-    throw new PlanConflict(`${file} holds a plan that has not ended (${existing.state}: ${existing.intent}); finish it, or move the file away to start another`);
+    throw new PlanConflict(`${file} holds a plan that has not ended (${existing.state}: ${existing.intent}); go on with it (orchestra plan --resume, or Resume on the web page), or move the file away to start another`);
   }
   const route = planRouter(options.project);
   const proposed = await proposeTasks(options.backend, intent, options.signal);

@@ -4,7 +4,7 @@ import { LineCounter, isMap, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { compileRouter, type Router } from './router.js';
 import { RouterError, type RouterKeyPath } from './router-error.js';
-import { yamlPosition, type PositionTarget } from './router-positions.js';
+import { yamlPosition, type PositionTarget } from '../yaml-positions.js';
 import { RouterRuleSchema, RouterSchema } from './router-schema.js';
 
 /** Options of {@link parseRouterText} and {@link loadRouter}. */

@@ -5,6 +5,9 @@ import type { ConferenceTemplateName, EvidenceRule } from './conference-types.js
 /** The directory next to a pipeline whose `<name>.md` files replace the built-in templates. */
 export const TEMPLATE_DIRECTORY = 'conference';
 
+/** The question and the chief's evidence, as every role's prompt opens (after its first line). */
+const QUESTION_AND_EVIDENCE = ['', 'Question:', '{{question}}', '', 'Evidence the chief gathered (tool results, each with its receipt id):', '{{evidence}}', ''];
+
 const ABSTAIN_RULE = 'If the question is outside your role, or the evidence does not let you answer it, reply with a first line of exactly ABSTAIN and, if you like, the reason on the next line.';
 
 /**
@@ -17,24 +20,12 @@ const ABSTAIN_RULE = 'If the question is outside your role, or the evidence does
 export const BUILT_IN_TEMPLATES: Readonly<Record<ConferenceTemplateName, string>> = {
   't1-triage': [
     'You take part in a conference as the {{role}}.',
-    '',
-    'Question:',
-    '{{question}}',
-    '',
-    'Evidence the chief gathered (tool results, each with its receipt id):',
-    '{{evidence}}',
-    '',
+    ...QUESTION_AND_EVIDENCE,
     'Can you, as the {{role}}, answer this question from this evidence? Reply with one word: RELEVANT or ABSTAIN.',
   ].join('\n'),
   't1-finding': [
     'You take part in a conference as the {{role}}.',
-    '',
-    'Question:',
-    '{{question}}',
-    '',
-    'Evidence the chief gathered (tool results, each with its receipt id):',
-    '{{evidence}}',
-    '',
+    ...QUESTION_AND_EVIDENCE,
     'State your one most important finding, as the {{role}}, in one or two sentences. No preamble.',
   ].join('\n'),
   't1-evidence': [
@@ -47,25 +38,13 @@ export const BUILT_IN_TEMPLATES: Readonly<Record<ConferenceTemplateName, string>
   ].join('\n'),
   t3: [
     'You take part in a conference as the {{role}}. Every role sees the same evidence; no role sees another\'s answer.',
-    '',
-    'Question:',
-    '{{question}}',
-    '',
-    'Evidence the chief gathered (tool results, each with its receipt id):',
-    '{{evidence}}',
-    '',
+    ...QUESTION_AND_EVIDENCE,
     'Answer from your role\'s perspective, briefly. ' + ABSTAIN_RULE,
     'Otherwise end your answer with exactly one line that starts with "Evidence:" and {{evidence_rule}}',
   ].join('\n'),
   t5: [
     'You take part in a conference as the {{role}}. Every role sees the same evidence; no role sees another\'s answer.',
-    '',
-    'Question:',
-    '{{question}}',
-    '',
-    'Evidence the chief gathered (tool results, each with its receipt id):',
-    '{{evidence}}',
-    '',
+    ...QUESTION_AND_EVIDENCE,
     'Give a considered answer from your role\'s perspective: what you find, why it matters, what you would change. ' + ABSTAIN_RULE,
     'You may add a section that starts with a line "Extra insight:" for something the question did not ask but the evidence shows.',
     'End your answer with exactly one line that starts with "Evidence:" and {{evidence_rule}}',

@@ -96,7 +96,7 @@ describe('conference node', () => {
     });
     // The receipt is on disk with its payload's hash.
     const line = JSON.parse(readFileSync(join(logsRoot, 'review', 'receipts.jsonl'), 'utf8').trim()) as Record<string, string>;
-    expect(line).toMatchObject({ receipt_id: fake.receipts[0], sha256: '6d6b1f5d0b39e14b4e0b1f9c3b0c9b0f'.length ? expect.stringMatching(/^[0-9a-f]{64}$/) : '' });
+    expect(line).toMatchObject({ receipt_id: fake.receipts[0], sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(line.sha256).toBe((await import('node:crypto')).createHash('sha256').update('Mara has grey eyes.').digest('hex'));
     const md = readFileSync(join(logsRoot, 'review', 'conference.md'), 'utf8');
     expect(md).toContain('### editor (T5): abstained');

@@ -1,5 +1,7 @@
 import { isAlias, isMap, isNode, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
-import type { RouterKeyPath } from './router-error.js';
+
+/** A path of keys and list indexes into a YAML document. */
+export type YamlPath = readonly (string | number)[];
 
 /** A 1-based line and column. */
 export interface LineColumn {
@@ -19,7 +21,7 @@ function keyText(key: unknown): string {
  * value (an empty value points at the key). A path that is not written
  * points at the nearest written parent.
  */
-export function yamlPosition(doc: Document, lineCounter: LineCounter, path: RouterKeyPath, target: PositionTarget = 'value'): LineColumn {
+export function yamlPosition(doc: Document, lineCounter: LineCounter, path: YamlPath, target: PositionTarget = 'value'): LineColumn {
   const at = (node: Node | undefined): LineColumn | undefined => {
     const offset = node?.range?.[0];
     if (offset === undefined) return undefined;
