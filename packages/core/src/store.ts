@@ -71,4 +71,4 @@ export { readRunReport } from './run/run-report.js';
 export { listRuns } from './run/list-runs.js';
 
 // Who holds a lease.
-export { isProcessAlive, processStartTime } from './os/process-identity.js';
+export { hostName, isHolderAlive, isProcessAlive, ownIdentity, processStartTime } from './os/process-identity.js';

@@ -1,5 +1,5 @@
 import { OrchestraError, RunLockedError, type CreateRunOptions, type RunCatalogue, type RunListing } from '@orchestra/core';
-import { isProcessAlive, listRuns, newRunId } from '@orchestra/core/store';
+import { isHolderAlive, listRuns, newRunId } from '@orchestra/core/store';
 import { MemoryRunStore } from './memory-run-store.js';
 
 /**
@@ -23,7 +23,7 @@ export class MemoryRunCatalogue implements RunCatalogue {
       const known = this.find(options.id);
       if (known?.exists()) {
         const holder = known.leaseHolder();
-        if (holder && isProcessAlive(holder.pid, holder.start_time, holder.host)) throw new RunLockedError(known.location, holder);
+        if (holder && isHolderAlive(holder)) throw new RunLockedError(known.location, holder);
         throw new OrchestraError('ORCH_RUN_EXISTS', `${known.location} already holds a run`);
       }
       return known ?? this.add(options.id);
@@ -47,7 +47,7 @@ export class MemoryRunCatalogue implements RunCatalogue {
   remove(id: string): void {
     const store = this.open(id);
     const holder = store.leaseHolder();
-    if (holder && isProcessAlive(holder.pid, holder.start_time, holder.host)) throw new RunLockedError(store.location, holder);
+    if (holder && isHolderAlive(holder)) throw new RunLockedError(store.location, holder);
     store.dispose();
     this.stores.delete(id);
   }

@@ -62,6 +62,16 @@ export function isProcessAlive(pid: number, startTime: string | null | undefined
 }
 
 /**
+ * True when a lease's holder still holds it: its lease has not run out
+ * (`expires_at`, for leases a holder renews) and, on this host, its process
+ * still runs. A holder on another host with no expiry is assumed alive.
+ */
+export function isHolderAlive(holder: { pid: number; host: string; start_time: string | null; expires_at?: string | undefined }, now = Date.now()): boolean {
+  if (holder.expires_at !== undefined && !(Date.parse(holder.expires_at) > now)) return false;
+  return isProcessAlive(holder.pid, holder.start_time, holder.host);
+}
+
+/**
  * True when a process group has a member that has not exited (zombies do
  * not count: they are done, waiting to be reaped). Reads /proc where there
  * is one; elsewhere asks the kernel whether the group exists.

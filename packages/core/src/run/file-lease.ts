@@ -2,7 +2,7 @@ import { readFileSync, statSync, unlinkSync } from 'node:fs';
 import { LeaseHolderSchema, type LeaseHolder } from '../engine/store/records.js';
 import type { RunLease } from '../engine/store/run-store.js';
 import { RunLockedError } from '../engine/store/store-errors.js';
-import { isProcessAlive, ownIdentity } from '../os/process-identity.js';
+import { isHolderAlive, ownIdentity } from '../os/process-identity.js';
 import { createFileExclusive } from './run-files.js';
 
 /** A takeover marker that names no process and is older than this was left by a process that died taking over: it is removed. */
@@ -39,7 +39,7 @@ function removeIfExists(path: string): void {
 
 /** True when the lock file's holder is a live process (other than a torn file's writer, which died). */
 function heldByLiveProcess(holder: LeaseHolder | null): holder is LeaseHolder {
-  return holder !== null && isProcessAlive(holder.pid, holder.start_time, holder.host);
+  return holder !== null && isHolderAlive(holder);
 }
 
 /**
@@ -82,7 +82,7 @@ function isDeadMarker(marker: string): boolean {
   }
   try {
     const writer = LeaseHolderSchema.omit({ acquired_at: true }).parse(JSON.parse(text));
-    return !isProcessAlive(writer.pid, writer.start_time, writer.host);
+    return !isHolderAlive(writer);
   } catch {
     try {
       return Date.now() - statSync(marker).mtimeMs > STALE_TAKEOVER_MS;

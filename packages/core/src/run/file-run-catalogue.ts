@@ -2,7 +2,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { OrchestraError } from '../errors.js';
 import { RunLockedError } from '../engine/store/store-errors.js';
-import { isProcessAlive } from '../os/process-identity.js';
+import { isHolderAlive } from '../os/process-identity.js';
 import { checkStageFileName } from './file-stage-store.js';
 import { newRunId, type FileRunStore, type FileRunStoreOptions } from './file-run-store.js';
 import { runDirectoryStore } from './run-directory-store.js';
@@ -70,7 +70,7 @@ export class FileRunCatalogue implements RunCatalogue {
       const store = this.store(options.id);
       if (store.exists()) {
         const holder = store.leaseHolder();
-        if (holder && isProcessAlive(holder.pid, holder.start_time, holder.host)) throw new RunLockedError(store.location, holder);
+        if (holder && isHolderAlive(holder)) throw new RunLockedError(store.location, holder);
         throw new OrchestraError('ORCH_RUN_EXISTS', `${store.location} already holds a run; resume it with \`orchestra resume ${store.location}\` or choose another --logs-dir`);
       }
       return store;
@@ -96,7 +96,7 @@ export class FileRunCatalogue implements RunCatalogue {
   remove(id: string): void {
     const store = this.open(id);
     const holder = store.leaseHolder();
-    if (holder && isProcessAlive(holder.pid, holder.start_time, holder.host)) throw new RunLockedError(store.location, holder);
+    if (holder && isHolderAlive(holder)) throw new RunLockedError(store.location, holder);
     rmSync(store.location, { recursive: true, force: true });
     this.reserved.delete(id);
   }

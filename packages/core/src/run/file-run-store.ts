@@ -16,7 +16,7 @@ import {
 import type { RunLease, RunStore, StageStore } from '../engine/store/run-store.js';
 import { CheckpointError, RunLockedError } from '../engine/store/store-errors.js';
 import { parseJournalLines } from '../engine/store/parse-journal.js';
-import { isProcessAlive } from '../os/process-identity.js';
+import { isHolderAlive } from '../os/process-identity.js';
 import { acquireFileLease, readLockFile } from './file-lease.js';
 import { checkStageFileName, openFileStage } from './file-stage-store.js';
 import { readJsonFile } from './read-json-file.js';
@@ -110,7 +110,7 @@ export class FileRunStore implements RunStore {
     }
     if (entries.includes(RUN_FILES.manifest) || entries.includes(RUN_FILES.checkpoint)) {
       const holder = this.leaseHolder();
-      if (holder && isProcessAlive(holder.pid, holder.start_time, holder.host)) throw new RunLockedError(this.location, holder);
+      if (holder && isHolderAlive(holder)) throw new RunLockedError(this.location, holder);
       throw this.exists_();
     }
     // What a creation killed before its manifest leaves behind may be replaced; anything else is not ours.

@@ -4,7 +4,7 @@ import type { Checkpoint, LeaseHolder, Manifest, PendingQuestions } from '../eng
 import { checkPipelineHash } from '../engine/store/pipeline-hash.js';
 import { restore, type RestoredRun } from '../engine/store/restore.js';
 import { CheckpointError } from '../engine/store/store-errors.js';
-import { isProcessAlive } from '../os/process-identity.js';
+import { isHolderAlive } from '../os/process-identity.js';
 import { parsePipelineSource } from '../dot/parse-pipeline-source.js';
 import { exitGateJump } from '../engine/decide.js';
 import type { Graph } from '../graph/model.js';
@@ -72,7 +72,7 @@ export async function readRunReport(run: string | RunStore): Promise<RunReport> 
   const graph = await pipelineGraph(store, manifest);
   const restored = restore(checkpoint, journal.entries, manifest.start_node, graph && new Set(graph.nodes.keys()), {}, graph && exitGateJump(graph));
   const holder = await store.leaseHolder();
-  const owner = holder ? { ...holder, alive: isProcessAlive(holder.pid, holder.start_time, holder.host) } : undefined;
+  const owner = holder ? { ...holder, alive: isHolderAlive(holder) } : undefined;
   const state = stateOf(restored.state.status, owner?.alive === true);
   return {
     dir: root,

@@ -1,4 +1,4 @@
-import { isProcessAlive } from '../os/process-identity.js';
+import { isHolderAlive } from '../os/process-identity.js';
 import type { RunStore } from '../engine/store/run-store.js';
 import { RunEventLog } from './run-event-log.js';
 
@@ -26,7 +26,7 @@ export async function followRecordedEvents(store: RunStore, live: boolean): Prom
         const lines = await store.readEvents();
         if (lines.length > log.size) log.pushLines(lines.slice(log.size));
         const holder = await store.leaseHolder();
-        if (log.followers === 0 || !holder || !isProcessAlive(holder.pid, holder.start_time, holder.host)) {
+        if (log.followers === 0 || !holder || !isHolderAlive(holder)) {
           clearInterval(timer);
           log.end();
         }

@@ -160,6 +160,13 @@ export const LeaseHolderSchema = z.object({
   /** The holder's start time (Linux: /proc starttime); null when unknown. */
   start_time: z.string().nullable(),
   acquired_at: z.string(),
+  /**
+   * When a lease its holder must renew runs out (ISO time; stores shared by
+   * machines, such as PostgreSQL): past it, the holder counts as gone
+   * whatever its host. Absent for leases that last as long as the process
+   * (the file store's `run.lock`).
+   */
+  expires_at: z.string().optional(),
 });
 /** Who holds a run's lease (`LeaseHolderSchema`). */
 export type LeaseHolder = z.infer<typeof LeaseHolderSchema>;
