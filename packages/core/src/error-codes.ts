@@ -25,6 +25,7 @@ export const CORE_ERROR_CODES = [
   'ORCH_RUN_ACTIVE',
   'ORCH_RUN_ENDED',
   'ORCH_RUN_NOT_RUNNING',
+  'ORCH_NO_DISPATCH',
 ] as const;
 
 /** A `code` of an error thrown by `@orchestra/core`. */

@@ -28,6 +28,7 @@ export type { Graph, GraphEdge, GraphNode } from './graph/model.js';
 
 // Running and resuming.
 export { runPipeline } from './runner/run-pipeline.js';
+export { createRun } from './runner/create-run.js';
 export type { RunOptions } from './runner/run-options.js';
 export { resumePipeline, type ResumeOptions } from './runner/resume-pipeline.js';
 export type { RunResult } from './engine/run-result.js';
@@ -66,7 +67,7 @@ export type { RunReport, RunState } from './run/run-report.js';
 
 // The run supervisor: one run lifecycle for every front end.
 export { RunSupervisor } from './supervisor/run-supervisor.js';
-export type { AnswerResult, RunAttachment, RunQuestion, RunStanding, RunSupervisorOptions, StartRunRequest, SupervisedRun } from './supervisor/supervisor-types.js';
+export type { AnswerResult, RunAttachment, RunDispatch, RunQuestion, RunStanding, RunSupervisorOptions, StartRunRequest, SupervisedRun } from './supervisor/supervisor-types.js';
 export type { QuestionPolicy } from './supervisor/active-run.js';
 export type { PendingQuestion } from './supervisor/held-interviewer.js';
 export type { RecordedRunOptions } from './run/recorded-run-options.js';

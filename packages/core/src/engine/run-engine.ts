@@ -75,6 +75,17 @@ export async function startRun(plan: Plan, store: RunStore, options: EngineOptio
   return followRestarts(plan, options, events, await startOne(plan, store, options, events, startAt, restartedFrom));
 }
 
+/**
+ * Creates a run in `store` without driving it: its manifest and pipeline
+ * copy only, as a run killed before its first node leaves it. A resume
+ * (by any process sharing the store: a worker) starts it from the start
+ * node with the context and options it was created with.
+ */
+export async function createRunRecord(plan: Plan, store: RunStore, options: EngineOptions): Promise<void> {
+  freshContext(plan.graph, options.initialContext); // a bad value throws before anything is written
+  await store.create(manifestOf(plan, store, options, plan.startNode, null), options.source);
+}
+
 async function startOne(plan: Plan, store: RunStore, options: EngineOptions, events: EventBus, startAt: string, restartedFrom: string | null): Promise<RunResult | Restart> {
   const context = freshContext(plan.graph, options.initialContext); // a bad value throws before anything is written
   await store.create(manifestOf(plan, store, options, startAt, restartedFrom), options.source);

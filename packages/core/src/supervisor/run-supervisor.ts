@@ -11,6 +11,8 @@ import { RecordedRunOptionsSchema, type RecordedRunOptions } from '../run/record
 import { readRunReport, type RunReport } from '../run/run-report.js';
 import { resumePipeline } from '../runner/resume-pipeline.js';
 import { runPipeline } from '../runner/run-pipeline.js';
+import { createRun } from '../runner/create-run.js';
+import { AutoApproveInterviewer } from '../human/simple-interviewers.js';
 import { launchRun, type ActiveRun, type RunWork } from './active-run.js';
 import type { AnswerResult, RunAttachment, RunQuestion, RunStanding, RunSupervisorOptions, StartRunRequest, SupervisedRun } from './supervisor-types.js';
 import { followRecordedEvents } from './recorded-events.js';
@@ -134,6 +136,41 @@ export class RunSupervisor {
     );
   }
 
+  /**
+   * Records a new run without driving it here and hands it to the
+   * supervisor's {@link RunSupervisorOptions.dispatch} (a worker starts it):
+   * the pipeline is loaded and checked, and the setup asked, as by
+   * {@link start}; resolves with the run's id once it is recorded and handed over.
+   */
+  async enqueue(request: StartRunRequest): Promise<{ id: string }> {
+    const dispatch = this.options.dispatch;
+    if (!dispatch) throw new RunRefusal('ORCH_NO_DISPATCH', `${this.self} has nowhere to hand runs to (no queue); start the run here instead`);
+    const file = request.file ?? 'pipeline.dot';
+    let graph = request.graph;
+    let diagnostics = [] as ReturnType<typeof loadPipeline>['diagnostics'];
+    if (!graph) {
+      const loaded = loadPipeline(request.source, { file, knownHandlerTypes: this.options.handlerTypes ?? [] });
+      if (!loaded.ok || !loaded.graph) throw invalidPipeline(file, loaded.diagnostics);
+      graph = loaded.graph;
+      diagnostics = loaded.diagnostics;
+    }
+    const options = request.options ?? {};
+    const setup = await this.setup({ graph, file, diagnostics, options, how: 'start' });
+    const store = await this.options.catalogue.create(graph.name, request.id !== undefined ? { id: request.id } : {});
+    await createRun(graph, {
+      ...(setup.backend ? { backend: setup.backend } : {}),
+      ...withHandlers(setup, new AutoApproveInterviewer(), options.phased_mode ?? 'direct'),
+      store,
+      initialContext: request.context ?? {},
+      source: request.source,
+      sourceFile: request.sourceFile ?? file,
+      runOptions: { ...options },
+      ...(this.options.workdir ? { workdir: this.options.workdir } : {}),
+    });
+    await dispatch.resume(store.runId);
+    return { id: store.runId };
+  }
+
   /** Continues a stopped or parked run with the options it started with; refused when it runs here or elsewhere, or has ended. */
   async resume(id: string, attach: RunAttachment = {}): Promise<SupervisedRun> {
     return this.launchResume(await this.prepareResume(id, { ended: attach.ended ?? 'refuse' }), attach);
@@ -215,12 +252,16 @@ export class RunSupervisor {
     }
     const answers = await readRecordedAnswers(store);
     const complete = (await readPendingQuestions(store)).every((p) => answers[p.id] !== undefined);
-    if (prepared && complete) await this.launchResume(prepared, {});
+    if (prepared && complete) {
+      if (this.options.dispatch) await this.options.dispatch.resume(id);
+      else await this.launchResume(prepared, {});
+    }
     return {
       id: recorded.id,
       value: recorded.answer.value,
       ...(recorded.answer.selectedOption ? { key: recorded.answer.selectedOption.key, label: recorded.answer.selectedOption.label } : {}),
       resumed: prepared !== undefined && complete,
+      ...(prepared !== undefined && complete && this.options.dispatch ? { dispatched: true } : {}),
       ...(recorded.replaced ? { replaced: true } : {}),
     };
   }

@@ -27,6 +27,19 @@ export interface RunSupervisorOptions {
   questionsNotice?: (pending: PendingQuestion[]) => unknown;
   /** How messages name this supervisor's process ("this server"); default "this process". */
   self?: string;
+  /**
+   * Where runs are driven when not here: with one, {@link RunSupervisor.enqueue}
+   * records a run and hands it over, and an answer that completes a parked
+   * run's questions hands its resume over instead of resuming it in this
+   * process (workers sharing a database take them).
+   */
+  dispatch?: RunDispatch;
+}
+
+/** Hands runs over to be driven elsewhere (a queue that workers take from). */
+export interface RunDispatch {
+  /** Asks for run `id` to be started or continued by whoever takes it. */
+  resume(id: string): Promise<void>;
 }
 
 /** A run to start. */
@@ -103,6 +116,8 @@ export interface AnswerResult {
   label?: string;
   /** The run was parked and goes on now (every question it waits for answered). */
   resumed: boolean;
+  /** Its resume was handed over ({@link RunSupervisorOptions.dispatch}): a worker continues it. */
+  dispatched?: boolean;
   /** A recorded answer replaced an earlier one. */
   replaced?: boolean;
 }

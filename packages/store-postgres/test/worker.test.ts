@@ -1,0 +1,89 @@
+import { RunSupervisor } from '@orchestra/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PostgresRunCatalogue, RunQueue, RunWorker } from '../src/index.js';
+import { usePostgres } from './support/postgres.js';
+
+const server = usePostgres();
+
+const CHAIN = 'digraph Chain {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  a [prompt="A"]\n  b [prompt="B"]\n  start -> a -> b -> exit\n}\n';
+const GATE =
+  'digraph Gate {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  draft [prompt="Draft"]\n  review [shape=hexagon, label="Review"]\n  start -> draft -> review\n  review -> exit [label="[A] Approve"]\n  review -> draft [label="[R] Revise"]\n}\n';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+/** A front end that only queues runs (as `orchestra run --detach` and `serve --store` do). */
+function frontEnd(url: string) {
+  const catalogue = new PostgresRunCatalogue(url);
+  const queue = new RunQueue(catalogue.db);
+  const supervisor = new RunSupervisor({ catalogue, dispatch: queue });
+  closers.push(async () => {
+    await queue.stop();
+    await catalogue.close();
+  });
+  return { catalogue, queue, supervisor };
+}
+
+function worker(url: string, concurrency = 2) {
+  const catalogue = new PostgresRunCatalogue(url);
+  const w = new RunWorker({ catalogue, concurrency, pollMs: 200, checkpointIntervalMs: 0 });
+  closers.push(async () => {
+    await w.stop(2000);
+    await catalogue.close();
+  });
+  return w;
+}
+
+async function until<T>(what: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await what();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('RunWorker', () => {
+  it('runs queued runs to the end; the front end that queued them drives none', async () => {
+    const url = await server().createDatabase();
+    const front = frontEnd(url);
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await front.supervisor.enqueue({ source: CHAIN, options: { simulate: true } })).id);
+    // Queued: recorded, not started.
+    expect((await front.supervisor.report(ids[0] as string)).restored.state.completedNodes).toEqual([]);
+    const w = worker(url);
+    await w.start();
+    for (const id of ids) {
+      const report = await until(async () => {
+        const r = await front.supervisor.report(id);
+        return r.state === 'completed' ? r : undefined;
+      });
+      expect(report.restored.state.completedNodes).toEqual(['start', 'a', 'b', 'exit']);
+    }
+    expect(front.supervisor.isActive(ids[0] as string)).toBe(false);
+  });
+
+  it('parks at a question; an answer given anywhere queues its resume, and a worker finishes it', async () => {
+    const url = await server().createDatabase();
+    const front = frontEnd(url);
+    const { id } = await front.supervisor.enqueue({ source: GATE, options: { simulate: true } });
+    const w = worker(url);
+    await w.start();
+    const parked = await until(async () => {
+      const r = await front.supervisor.report(id);
+      return r.state === 'parked' ? r : undefined;
+    });
+    expect(parked.pending.map((p) => p.question.text)).toEqual(['Review']);
+    const answered = await front.supervisor.answer(id, undefined, 'A');
+    expect(answered).toMatchObject({ key: 'A', resumed: true, dispatched: true });
+    const done = await until(async () => {
+      const r = await front.supervisor.report(id);
+      return r.state === 'completed' ? r : undefined;
+    });
+    expect(done.restored.state.completedNodes).toEqual(['start', 'draft', 'review', 'exit']);
+    expect(front.supervisor.isActive(id)).toBe(false);
+  });
+});
