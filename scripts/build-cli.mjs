@@ -31,7 +31,8 @@ const CACHE_WORKLOAD = ['validate', 'fixtures/simple.dot', 'fixtures/branching.d
 /** An input modified this close to the build's start (or later) may have changed after esbuild read it. */
 const SETTLE_MS = 2000;
 
-const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning', metafile: true };
+// pg loads its optional native binding (pg-native) only when asked for it; orchestra never does.
+const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning', metafile: true, external: ['pg-native'] };
 /** A CommonJS output must not need what only ES modules have. */
 const cjsChecks = { logOverride: { 'empty-import-meta': 'error' } };
 

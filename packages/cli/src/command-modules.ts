@@ -21,6 +21,8 @@ export const commandModules = {
   mcp: () => import('./commands/mcp.js'),
   recipe: () => import('./commands/recipe.js'),
   plan: () => import('./commands/plan.js'),
+  worker: () => import('./commands/worker.js'),
+  db: () => import('./commands/db.js'),
   /** Not a command: `validate`'s check of conference roles against orchestra.yaml (it loads the YAML parser). */
   conferenceRoles: () => import('./commands/conference-roles.js'),
 };

@@ -77,6 +77,8 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--answers <file.json>', 'answer human gates from a JSON array of answers, in order')
     .option('--park', 'at a human gate, save the run and exit 3 instead of asking (see `orchestra answer`)')
     .option('--logs-dir <dir>', 'run directory (default .orchestra/runs/<timestamp>-<pipeline>)')
+    .option('--store <url|dir>', 'keep runs in this store: a PostgreSQL URL (postgres://user@host:port/db, executed by orchestra worker) or a directory of runs (default $ORCHESTRA_STORE, else run directories)')
+    .option('--detach', 'with a PostgreSQL store: queue the run for a worker, print its id and exit')
     .option('--set <key=value>', 'initial context value (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--context-file <file.json>', 'initial context values from a JSON object (keys as written; --set wins)')
     .option('--quiet', 'print only the summary and errors')
@@ -150,7 +152,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
   program
     .command('resume')
     .description('continue an interrupted or crashed run from its checkpoint')
-    .argument('<logs-dir>', 'the run directory')
+    .argument('<run>', "the run directory (with --store: the run's id)")
     .option('--simulate', 'run without an LLM: LLM stages return simulated responses')
     .option('--auto-approve', 'answer every human gate with its first choice (for CI)')
     .option('--answers <file.json>', 'answer human gates from a JSON array of answers, in order')
@@ -161,6 +163,8 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--base-url <url>', 'OpenAI-compatible endpoint for this run (e.g. http://127.0.0.1:8080/v1)')
     .option('--backend <kind>', 'LLM stage backend for this run: chat, agent or cli')
     .option('--cwd <dir>', 'run tool commands in <dir> instead of the directory the run started in')
+    .option('--store <url|dir>', 'the store holding the run: a PostgreSQL URL (postgres://user@host:port/db, executed by orchestra worker) or a directory of runs (default $ORCHESTRA_STORE, else run directories)')
+    .option('--detach', 'with a PostgreSQL store: queue the run for a worker instead of continuing it here')
     .option('-i, --interactive', 'phased LLM stages without agent.mode discuss with you (default: as the run started)')
     .option('-I, --no-interactive', 'phased LLM stages without agent.mode discuss on their own')
     .action(async (logsDir: string, options: ResumeCommandFlags) => {
@@ -170,11 +174,12 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
   program
     .command('answer')
     .description('answer the question a parked run waits for')
-    .argument('<logs-dir>', 'the run directory')
+    .argument('<run>', "the run directory (with --store: the run's id)")
     .argument('<answer>', 'an option key or label, yes/no, or free text')
     .option('--question <id>', 'which pending question (when several are pending)')
     .option('--replace', 'replace an answer already recorded for the question')
-    .action(async (logsDir: string, answer: string, options: { question?: string; replace?: boolean }) => {
+    .option('--store <url|dir>', 'the store holding the run (a PostgreSQL store queues the run for a worker once every question has an answer): a PostgreSQL URL (postgres://user@host:port/db, executed by orchestra worker) or a directory of runs (default $ORCHESTRA_STORE, else run directories)')
+    .action(async (logsDir: string, answer: string, options: { question?: string; replace?: boolean; store?: string }) => {
       exitCode = await (await commandModules.answer()).answerCommand(logsDir, answer, options, io);
     });
 
@@ -193,9 +198,10 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
   program
     .command('status')
     .description('show where a run stands and what it waits for')
-    .argument('<logs-dir>', 'the run directory')
+    .argument('<run>', "the run directory (with --store: the run's id)")
     .option('--json', 'print the status as one JSON object')
-    .action(async (logsDir: string, options: { json?: boolean }) => {
+    .option('--store <url|dir>', 'the store holding the run: a PostgreSQL URL (postgres://user@host:port/db, executed by orchestra worker) or a directory of runs (default $ORCHESTRA_STORE, else run directories)')
+    .action(async (logsDir: string, options: { json?: boolean; store?: string }) => {
       exitCode = await (await commandModules.status()).statusCommand(logsDir, options, io);
     });
 
@@ -205,6 +211,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--host <address>', 'address to listen on (default 127.0.0.1; anything else needs --token or --no-auth)')
     .option('--port <n>', 'port to listen on (default 7070; 0 picks a free one)')
     .option('--runs-dir <dir>', 'where runs are kept (default .orchestra/runs)')
+    .option('--store <url>', 'show and steer the runs of this PostgreSQL database (default $ORCHESTRA_STORE): new runs and resumes are queued for orchestra worker')
     .option('--project <dir>', "serve this project's session plan (/plan and the page's plan view; needs --allow-tools): its runs are kept in <dir>/.orchestra/runs")
     .option('--token <token>', 'require this bearer token on every request (or set $ORCHESTRA_TOKEN)')
     .option('--no-auth', 'serve a non-loopback address without a token (prints a warning)')
@@ -217,6 +224,28 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--backend <kind>', 'LLM stage backend for the runs: chat, agent or cli')
     .action(async (options: import('./commands/serve.js').ServeFlags) => {
       exitCode = await (await commandModules.serve()).serveCommand(options, io);
+    });
+
+  program
+    .command('worker')
+    .description('execute the runs queued in a PostgreSQL store (orchestra run --detach, answers, runs whose worker died) until stopped')
+    .option('--store <url>', 'the PostgreSQL database (default $ORCHESTRA_STORE)')
+    .option('--concurrency <n>', 'runs driven at once (default 2)')
+    .option('--allow-tools', 'accept pipelines that run shell commands or read files (tool nodes, sub-pipelines, tool hooks)')
+    .option('--model <name>', 'model (or orchestra.yaml alias) for the LLM stages of runs that name none')
+    .option('--base-url <url>', 'OpenAI-compatible endpoint for the runs')
+    .option('--backend <kind>', 'LLM stage backend for the runs: chat, agent or cli')
+    .option('--lease <seconds>', 'how long a run stays with this worker unless renewed: another takes it over this long after the worker dies (default 30)')
+    .action(async (options: import('./commands/worker.js').WorkerFlags) => {
+      exitCode = await (await commandModules.worker()).workerCommand(options, io);
+    });
+
+  const db = program.command('db').description('the PostgreSQL store (docs/scale-out.md)');
+  db.command('migrate')
+    .description("bring the database's orchestra schema up to date (also done on first use; safe to repeat)")
+    .option('--store <url>', 'the PostgreSQL database (default $ORCHESTRA_STORE)')
+    .action(async (options: { store?: string }) => {
+      exitCode = await (await commandModules.db()).dbMigrateCommand(options, io);
     });
 
   program

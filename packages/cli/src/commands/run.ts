@@ -2,6 +2,7 @@ import { dirname, join, resolve } from 'node:path';
 import {
   AutoApproveInterviewer,
   ConsoleInterviewer,
+  RunSupervisor,
   isOrchestraError,
   QueueInterviewer,
   type Interviewer,
@@ -13,12 +14,14 @@ import {
   type RunStore,
   type SupervisedRun,
 } from '@orchestra/core';
-import { checkPipelineHash, RUN_FILES, defaultLogsRoot, readPendingQuestions, readManifest, type Manifest } from '@orchestra/core/store';
+import { checkPipelineHash, RUN_FILES, defaultLogsRoot, readPendingQuestions, type Manifest } from '@orchestra/core/store';
 import { killRunningTools, pathProblem } from '@orchestra/core/handlers';
 import { escapeControl, sortDiagnostics } from '@orchestra/core/loader';
 import { loadPipeline, type Diagnostic, type Graph } from '@orchestra/core/loader';
 import type { LoadedConfig } from '@orchestra/llm/config';
-import { cliRun, cliRuns } from '../cli-runs.js';
+import { cliRun, cliRunTarget, cliRuns, type CliRunTarget } from '../cli-runs.js';
+import { openStore, storeSpec } from '../run-store.js';
+import { reportingUsageErrors } from '../usage-errors.js';
 import { isRecipeGraph, recipeExtension } from '../recipe-extension.js';
 import type { RunExtension } from '../run-extension.js';
 export type { RunExtension } from '../run-extension.js';
@@ -43,6 +46,10 @@ export type { RunFlags } from '../run-flags.js';
 /** Flags of `run` only. */
 export interface RunCommandFlags extends RunFlags {
   logsDir?: string;
+  /** `--store DIR|postgres://…` (else `$ORCHESTRA_STORE`): where the run is kept, instead of a run directory. */
+  store?: string;
+  /** `--detach`: queue the run for a worker and print its id (a PostgreSQL store only). */
+  detach?: boolean;
   set?: string[];
   /** A JSON object file of initial context values (`--set` wins on a shared key). */
   contextFile?: string;
@@ -163,6 +170,8 @@ async function execute(
   /** Flags a printed `orchestra resume` command repeats. */
   hintFlags: string[],
   launch: Launch,
+  /** How printed commands name the run (default its directory, `logsRoot`): a store's runs by id. */
+  naming: { runRef?: (id: string) => string; storeArgs?: readonly string[] } = {},
 ): Promise<number> {
   const asking = await interviewerFor(flags, answered, setup.defaults, io);
   if (typeof asking === 'string') {
@@ -192,13 +201,14 @@ async function execute(
     const run = await launch({ questions: asking.questions, onEvent: renderer.onEvent, signal: interrupt.signal, phasedMode: phasedModeOf(flags) });
     const result = await run.done;
     renderer.summary(result);
+    const ref = naming.runRef ? naming.runRef(run.id) : result.logsRoot;
     if (result.status === 'parked') {
       // The console parks the run when its input ends: then say how to run unattended too.
       const inputEnded = result.parkedReason === 'end-of-input';
-      io.stderr(parkedMessage({ logsRoot: result.logsRoot, pending: await readPendingQuestions(run.store), resumeArgs: hintFlags, inputEnded }));
+      io.stderr(parkedMessage({ logsRoot: ref, pending: await readPendingQuestions(run.store), resumeArgs: hintFlags, inputEnded, ...(naming.storeArgs ? { storeArgs: naming.storeArgs } : {}) }));
     }
     if (result.status === 'interrupted') {
-      io.stderr(`orchestra: interrupted; the checkpoint is saved. Continue with:\n  ${shellCommand(['orchestra', 'resume', result.logsRoot, ...hintFlags.filter((f) => f !== '--park')])}\n`);
+      io.stderr(`orchestra: interrupted; the checkpoint is saved. Continue with:\n  ${shellCommand(['orchestra', 'resume', ref, ...hintFlags.filter((f) => f !== '--park')])}\n`);
     }
     return exitCodeOf(result);
   } catch (error) {
@@ -266,24 +276,50 @@ export async function runLoaded(run: LoadedRun, flags: RunCommandFlags, io: CliI
     io.stderr(`orchestra: ${escapeControl(setup)}\n`);
     return ExitCode.usage;
   }
-  // A run directory given: run <name> of its parent; else a new run in .orchestra/runs.
   const runSetup = async () => ({ ...(setup.backend ? { backend: setup.backend } : {}), ...(extension ? { handlers: await extension.handlers(setup.backend) } : {}) });
   const types = extension ? { handlerTypes: extension.handlerTypes } : {};
+  const request = {
+    source: run.source,
+    graph,
+    file,
+    sourceFile: run.sourceFile,
+    context: run.context,
+    options: recordRunOptions(flags),
+  };
+  const spec = storeSpec(flags);
+  if (spec === undefined && flags.detach) {
+    io.stderr('orchestra: --detach queues the run for workers: name their database with --store postgres://… (or $ORCHESTRA_STORE)\n');
+    return ExitCode.usage;
+  }
+  if (spec !== undefined) {
+    if (flags.logsDir) {
+      io.stderr('orchestra: use --logs-dir or --store, not both (a store names its runs by id)\n');
+      return ExitCode.usage;
+    }
+    return reportingUsageErrors(io, async () => {
+      const store = await openStore(spec);
+      try {
+        const supervisor = new RunSupervisor({ catalogue: store.catalogue, setup: runSetup, ...types, ...(store.dispatch ? { dispatch: store.dispatch } : {}) });
+        if (flags.detach) {
+          if (!store.dispatch) {
+            io.stderr(`orchestra: --detach needs a PostgreSQL store, where workers take queued runs; ${escapeControl(store.display)} is a directory\n`);
+            return ExitCode.usage;
+          }
+          const { id } = await supervisor.enqueue(request);
+          io.stdout(`${id}\n`);
+          if (!flags.quiet) io.stderr(`orchestra: queued run ${escapeControl(id)} in ${escapeControl(store.display)}; a worker runs it (orchestra worker). Follow it with:\n  ${shellCommand(['orchestra', 'status', id, ...(flags.store !== undefined ? ['--store', store.display] : [])])}\n`);
+          return ExitCode.ok;
+        }
+        const storeArgs = flags.store !== undefined ? ['--store', store.display] : [];
+        return await execute(io, flags, 0, setup, storeArgs, (attach) => supervisor.start(request, attach), { runRef: (id) => id, storeArgs });
+      } finally {
+        await store.close();
+      }
+    });
+  }
+  // A run directory given: run <name> of its parent; else a new run in .orchestra/runs.
   const target = flags.logsDir ? cliRun(resolve(flags.logsDir), runSetup, types) : { supervisor: cliRuns(dirname(defaultLogsRoot(graph.name)), runSetup, types), id: undefined };
-  return execute(io, flags, 0, setup, [], (attach) =>
-    target.supervisor.start(
-      {
-        source: run.source,
-        graph,
-        file,
-        sourceFile: run.sourceFile,
-        context: run.context,
-        options: recordRunOptions(flags),
-        ...(target.id !== undefined ? { id: target.id } : {}),
-      },
-      attach,
-    ),
-  );
+  return execute(io, flags, 0, setup, [], (attach) => target.supervisor.start({ ...request, ...(target.id !== undefined ? { id: target.id } : {}) }, attach));
 }
 
 /**
@@ -302,26 +338,55 @@ function runPipelineOf(logsRoot: string, source: string | undefined, manifest: M
 export interface ResumeCommandFlags extends RunFlags {
   /** Run tool commands here instead of the directory the run started in. */
   cwd?: string;
+  /** `--store DIR|postgres://…` (else `$ORCHESTRA_STORE`): the run is an id in that store. */
+  store?: string;
+  /** `--detach`: queue the run for a worker instead of continuing it here (a PostgreSQL store only). */
+  detach?: boolean;
 }
 
 /**
- * `orchestra resume <logs-dir>`: continues a run from its checkpoint, with
- * the options it was started with (flags given now replace them) and tools
- * running in the directory it started in (`--cwd` overrides).
+ * `orchestra resume <logs-dir | run id --store URL>`: continues a run from
+ * its checkpoint, with the options it was started with (flags given now
+ * replace them) and tools running in the directory it started in (`--cwd`
+ * overrides); with `--detach`, queues it for a worker instead.
  */
 export async function resumeCommand(logsDir: string, given: ResumeCommandFlags, io: CliIO): Promise<number> {
-  const logsRoot = resolve(logsDir);
+  let target: CliRunTarget;
+  try {
+    target = await cliRunTarget(logsDir, given);
+  } catch (error) {
+    if (!isOrchestraError(error)) throw error;
+    io.stderr(`orchestra: ${escapeControl(error.message)}\n`);
+    return ExitCode.usage;
+  }
+  try {
+    return await resumeTarget(target, given, io);
+  } finally {
+    await target.close();
+  }
+}
+
+async function resumeTarget(target: CliRunTarget, given: ResumeCommandFlags, io: CliIO): Promise<number> {
+  if (given.detach) {
+    if (!target.dispatch) {
+      io.stderr('orchestra: --detach queues the run for workers: name their database with --store postgres://… (or $ORCHESTRA_STORE)\n');
+      return ExitCode.usage;
+    }
+    await target.dispatch.resume(target.id);
+    if (!given.quiet) io.stderr(`orchestra: queued run ${escapeControl(target.id)}; a worker continues it\n`);
+    return ExitCode.ok;
+  }
   let setup: Setup | undefined;
-  const { supervisor: reader, id } = cliRun(logsRoot, async () => (setup?.backend ? { backend: setup.backend } : {}));
+  const reader = target.supervisor(async () => (setup?.backend ? { backend: setup.backend } : {}));
   let manifest: Manifest;
   let store: RunStore;
   let source: string | undefined;
   try {
-    manifest = readManifest(logsRoot);
-    store = await reader.store(id);
+    store = await reader.store(target.id);
+    manifest = await store.readManifest();
     source = await store.readSource();
     // Before anything reads the run's pipeline (its models, its orchestra.yaml): it must be the one the run started with.
-    if (source !== undefined) checkPipelineHash(logsRoot, manifest, source);
+    if (source !== undefined) checkPipelineHash(store.location, manifest, source);
   } catch (error) {
     if (!isOrchestraError(error)) throw error;
     io.stderr(`orchestra: ${escapeControl(error.message)}\n`);
@@ -337,7 +402,7 @@ export async function resumeCommand(logsDir: string, given: ResumeCommandFlags, 
     return ExitCode.usage;
   }
   if (given.cwd !== undefined && chatty) io.stderr(`orchestra: ${escapeControl(`tool commands run in ${workdir}${manifest.workdir ? ` (the run started in ${manifest.workdir})` : ''}`, { keepNewlines: false })}\n`);
-  const pipeline = runPipelineOf(logsRoot, source, manifest);
+  const pipeline = runPipelineOf(store.location, source, manifest);
   // A compiled recipe's run needs its handlers, and is refused when the recipe changed since it started.
   const extension = pipeline && isRecipeGraph(pipeline.graph) ? await recipeExtension() : undefined;
   const changed = extension && pipeline ? await extension.resumeProblem?.(pipeline.graph) : undefined;
@@ -351,19 +416,28 @@ export async function resumeCommand(logsDir: string, given: ResumeCommandFlags, 
     return ExitCode.usage;
   }
   setup = prepared;
-  const { supervisor } = extension
-    ? cliRun(logsRoot, async () => ({ ...(prepared.backend ? { backend: prepared.backend } : {}), handlers: await extension.handlers(prepared.backend) }), { handlerTypes: extension.handlerTypes })
-    : { supervisor: reader };
+  const supervisor = extension
+    ? target.supervisor(async () => ({ ...(prepared.backend ? { backend: prepared.backend } : {}), handlers: await extension.handlers(prepared.backend) }), { handlerTypes: extension.handlerTypes })
+    : reader;
   // The answers the run already used (its interview records): a resumed `--answers` skips them.
   const answered = (await store.readInterviews()).length;
-  return execute(io, flags, answered, prepared, resumeFlags(given), async (attach) => {
-    const run = await supervisor.resume(id, { ...attach, ended: 'report', ...(workdir !== undefined ? { workdir } : {}) });
-    return {
-      ...run,
-      done: run.done.then((result) => {
-        if (result.alreadyFinished && !flags.json) io.stdout(`orchestra: this run already ended (${result.status}); nothing to resume\n`);
-        return result;
-      }),
-    };
-  });
+  const storeArgs = target.hint.slice(1);
+  return execute(
+    io,
+    flags,
+    answered,
+    prepared,
+    [...resumeFlags(given), ...storeArgs],
+    async (attach) => {
+      const run = await supervisor.resume(target.id, { ...attach, ended: 'report', ...(workdir !== undefined ? { workdir } : {}) });
+      return {
+        ...run,
+        done: run.done.then((result) => {
+          if (result.alreadyFinished && !flags.json) io.stdout(`orchestra: this run already ended (${result.status}); nothing to resume\n`);
+          return result;
+        }),
+      };
+    },
+    target.store !== undefined ? { runRef: (id) => id, storeArgs } : {},
+  );
 }

@@ -9,12 +9,15 @@ import type { CliIO } from '../io.js';
 import { abortOnSignals } from '../interrupt.js';
 import { runBackendFactory } from '../run-backend-factory.js';
 import { modelFlags } from '../model-flags.js';
+import { isDatabaseSpec, openStore, storeSpec, type OpenedStore } from '../run-store.js';
 
 /** Flags of `orchestra serve`. */
 export interface ServeFlags {
   host?: string;
   port?: string;
   runsDir?: string;
+  /** `--store postgres://…` (else `$ORCHESTRA_STORE`): show and steer the runs of a database; workers drive them. */
+  store?: string;
   /** `--project <dir>`: serve the project's session plan (its runs kept in `<dir>/.orchestra/runs`). */
   project?: string;
   token?: string;
@@ -114,6 +117,23 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
       return ExitCode.usage;
     }
   }
+  const spec = storeSpec(flags);
+  if (spec !== undefined && (!isDatabaseSpec(spec) || project !== undefined || flags.runsDir !== undefined)) {
+    io.stderr(
+      `orchestra: ${!isDatabaseSpec(spec) ? `--store for serve is a PostgreSQL URL (postgres://user@host:port/db); for a directory of runs use --runs-dir` : 'use --store without --runs-dir and --project (the database holds the runs)'}\n`,
+    );
+    return ExitCode.usage;
+  }
+  let store: OpenedStore | undefined;
+  if (spec !== undefined) {
+    try {
+      store = await openStore(spec);
+    } catch (error) {
+      if (!isOrchestraError(error)) throw error;
+      io.stderr(`orchestra: ${escapeControl(error.message)}\n`);
+      return ExitCode.usage;
+    }
+  }
   const runsDir = project !== undefined ? join(project, '.orchestra', 'runs') : resolve(flags.runsDir ?? '.orchestra/runs');
   const problem = existsSync(runsDir) ? pathProblem(runsDir, { kind: 'directory', what: 'a directory' }) : undefined;
   if (problem) {
@@ -128,7 +148,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
     running = await server.startServer({
       host,
       port: checked.port,
-      ...(project !== undefined ? { project } : { runsDir }),
+      ...(store ? { catalogue: store.catalogue, ...(store.dispatch ? { dispatch: store.dispatch } : {}) } : project !== undefined ? { project } : { runsDir }),
       ...(token !== undefined ? { token } : {}),
       allowTools: flags.allowTools === true,
       ...(flags.cors !== undefined ? { corsOrigin: flags.cors.replace(/\/$/, '') } : {}),
@@ -143,6 +163,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
       io.stderr(`orchestra: cannot listen on ${host}:${checked.port}: ${e.code === 'EADDRINUSE' ? 'the port is in use' : e.message}\n`);
       return ExitCode.usage;
     }
+    await store?.close();
     if (isOrchestraError(error)) {
       io.stderr(`orchestra: ${error.message}\n`);
       return ExitCode.usage;
@@ -152,14 +173,17 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
   if (flags.auth === false) io.stderr(`orchestra: warning: --no-auth: anyone who can reach ${running.url} can start runs and answer questions\n`);
   if (flags.allowTools) io.stderr('orchestra: warning: --allow-tools: submitted pipelines may run shell commands on this machine\n');
   else if (project !== undefined) io.stderr("orchestra: note: without --allow-tools the plan endpoints refuse: a plan's recipes read the project's files\n");
-  io.stdout(`orchestra: serving ${running.url} (runs in ${runsDir}${project !== undefined ? `; the plan of ${project}` : ''}${token !== undefined ? '; a token is required' : ''}); Ctrl-C stops\n`);
+  io.stdout(`orchestra: serving ${running.url} (runs in ${store ? `${store.display}, driven by orchestra worker` : runsDir}${project !== undefined ? `; the plan of ${project}` : ''}${token !== undefined ? '; a token is required' : ''}); Ctrl-C stops\n`);
   const stopped = new Promise<void>((resolveStop) => {
     const interrupt = abortOnSignals(
       () => process.exit(ExitCode.interrupted),
       () => io.stderr('orchestra: stopping: runs waiting for an answer park with their questions, the others stop at a safe point; all stay resumable...\n'),
     );
     interrupt.signal.addEventListener('abort', () => {
-      void running.close().finally(() => {
+      void running
+        .close()
+        .then(() => store?.close())
+        .finally(() => {
         interrupt.dispose();
         resolveStop();
       });

@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Answer, JsonValue } from '@orchestra/core';
 import { CONVERSATION_COMMANDS, isConversationQuestion } from '@orchestra/core/human';
 import { CONVERSATION_FILE } from '@orchestra/core/handlers';
@@ -11,8 +11,7 @@ import { shellCommand } from '../shell-quote.js';
 import { terminalJson } from '../render/terminal-json.js';
 import { reportingUsageErrors } from '../usage-errors.js';
 import type { RunReport, RunState } from '@orchestra/core';
-import { readManifest } from '@orchestra/core/store';
-import { cliRun } from '../cli-runs.js';
+import { cliRunTarget } from '../cli-runs.js';
 
 /**
  * Exit codes of `orchestra status` by the run's state (documented in
@@ -29,16 +28,18 @@ export const STATUS_EXIT_CODES: Record<RunState, number> = {
   stopped: 5,
 };
 
-/** `orchestra status <logs-dir> [--json]`: where a run stands, who drives it, what it waits for. */
-export async function statusCommand(logsDir: string, options: { json?: boolean }, io: CliIO): Promise<number> {
-  const root = resolve(logsDir);
+/** `orchestra status <logs-dir | run id --store URL> [--json]`: where a run stands, who drives it, what it waits for. */
+export async function statusCommand(logsDir: string, options: { json?: boolean; store?: string }, io: CliIO): Promise<number> {
   return reportingUsageErrors(io, async () => {
-    readManifest(root); // not a run (or no directory there): said as such
-    const { supervisor, id } = cliRun(root);
-    const report = await supervisor.report(id);
-    if (options.json) io.stdout(`${terminalJson(statusJson(report, logsDir))}\n`);
-    else printStatus(report, logsDir, io);
-    return STATUS_EXIT_CODES[report.state];
+    const target = await cliRunTarget(logsDir, options);
+    try {
+      const report = await target.supervisor().report(target.id);
+      if (options.json) io.stdout(`${terminalJson(statusJson(report, logsDir, target.store, target.hint.slice(1)))}\n`);
+      else printStatus(report, logsDir, io, target.store, target.hint.slice(1));
+      return STATUS_EXIT_CODES[report.state];
+    } finally {
+      await target.close();
+    }
   });
 }
 
@@ -47,23 +48,24 @@ function answerText(answer: Answer): string {
 }
 
 /** The command that continues the run, when it can be continued. */
-function resumeCommand(report: RunReport, logsDir: string): string | null {
-  return report.state === 'stopped' || report.state === 'parked' ? shellCommand(['orchestra', 'resume', logsDir]) : null;
+function resumeCommand(report: RunReport, logsDir: string, storeArgs: readonly string[] = []): string | null {
+  return report.state === 'stopped' || report.state === 'parked' ? shellCommand(['orchestra', 'resume', logsDir, ...storeArgs]) : null;
 }
 
 /** The status as one JSON object (`--json`). */
-export function statusJson(report: RunReport, logsDir: string): Record<string, JsonValue> {
+export function statusJson(report: RunReport, logsDir: string, store?: string, storeArgs: readonly string[] = []): Record<string, JsonValue> {
   const { manifest, restored, owner } = report;
   const { state } = restored;
   return {
-    run_dir: logsDir,
+    run_dir: store === undefined ? logsDir : report.dir,
+    ...(store !== undefined ? { store } : {}),
     run_id: manifest.run_id,
     pipeline: manifest.pipeline,
     state: report.state,
     checkpoint_status: state.status,
     started_at: manifest.started_at,
     workdir: manifest.workdir ?? null,
-    owner: owner ? { pid: owner.pid, host: owner.host, alive: owner.alive, since: owner.acquired_at } : null,
+    owner: owner ? { pid: owner.pid, host: owner.host, alive: owner.alive, since: owner.acquired_at, ...(owner.expires_at !== undefined ? { lease_expires_at: owner.expires_at } : {}) } : null,
     completed_nodes: state.completedNodes.length,
     last_node: state.currentNode,
     next_node: state.nextNode,
@@ -77,7 +79,7 @@ export function statusJson(report: RunReport, logsDir: string): Record<string, J
       options: p.question.options.map((o) => ({ key: o.key, label: o.label })),
       answer: report.answers[p.id] ? answerText(report.answers[p.id] as Answer) : null,
     })),
-    resume_command: resumeCommand(report, logsDir),
+    resume_command: resumeCommand(report, logsDir, storeArgs),
   };
 }
 
@@ -86,7 +88,7 @@ function shown(text: string): string {
   return escapeControl(text, { keepNewlines: false });
 }
 
-function printStatus(report: RunReport, logsDir: string, io: CliIO): void {
+function printStatus(report: RunReport, logsDir: string, io: CliIO, store?: string, storeArgs: readonly string[] = []): void {
   const { manifest, restored, owner } = report;
   const { state } = restored;
   const out = (line: string) => io.stdout(`${line}\n`);
@@ -98,8 +100,11 @@ function printStatus(report: RunReport, logsDir: string, io: CliIO): void {
     stopped: state.status === 'interrupted' ? 'interrupted' : 'stopped without finishing (the process that ran it is gone)',
     restarted: `restarted: continues in ${shown(String(state.restartedTo))}`,
   };
-  out(`${shown(manifest.pipeline || 'pipeline')}: ${headline[report.state]}`);
-  out(`  run directory: ${shown(logsDir)}\n  started: ${shown(manifest.started_at)}`);
+  // A run recorded in a database and queued, not yet taken by a worker.
+  const queued = store !== undefined && !report.checkpoint && state.completedNodes.length === 0 && report.state === 'stopped';
+  out(`${shown(manifest.pipeline || 'pipeline')}: ${queued ? 'queued, waiting for a worker (orchestra worker)' : headline[report.state]}`);
+  out(store === undefined ? `  run directory: ${shown(logsDir)}` : `  run: ${shown(logsDir)} in ${shown(store)}`);
+  out(`  started: ${shown(manifest.started_at)}`);
   if (manifest.workdir) out(`  working directory: ${shown(manifest.workdir)}`);
   const completed = state.completedNodes;
   out(`  nodes completed: ${completed.length}${completed.length ? ` (last: ${shown(completed.at(-1) as string)})` : ''}`);
@@ -107,12 +112,12 @@ function printStatus(report: RunReport, logsDir: string, io: CliIO): void {
   if (state.failureReason) out(`  reason: ${escapeControl(state.failureReason)}`);
   if (state.usage) out(`  tokens: ${state.usage.totalTokens.toLocaleString('en-US')} (${state.usage.inputTokens.toLocaleString('en-US')} in, ${state.usage.outputTokens.toLocaleString('en-US')} out)`);
   for (const line of conversationLines(report, logsDir)) out(`  ${line}`);
-  printPending(report, logsDir, io);
-  const resume = resumeCommand(report, logsDir);
+  printPending(report, logsDir, io, storeArgs, store);
+  const resume = resumeCommand(report, logsDir, storeArgs);
   if (report.state === 'stopped' && resume) out(`  resume with: ${resume}`);
 }
 
-function printPending(report: RunReport, logsDir: string, io: CliIO): void {
+function printPending(report: RunReport, logsDir: string, io: CliIO, storeArgs: readonly string[], store?: string): void {
   const out = (line: string) => io.stdout(`${line}\n`);
   const several = report.pending.length > 1;
   for (const pending of report.pending) {
@@ -127,9 +132,9 @@ function printPending(report: RunReport, logsDir: string, io: CliIO): void {
     const given = report.answers[pending.id];
     if (given) out(`  answered: ${escapeControl(answerText(given))}; to change it:`);
     else out('  answer with:');
-    for (const command of answerCommands(logsDir, pending, several, given ? ['--replace'] : [])) out(`    ${command}`);
+    for (const command of answerCommands(logsDir, pending, several, [...storeArgs, ...(given ? ['--replace'] : [])])) out(`    ${command}`);
   }
-  if (report.pending.length > 0) out(`  then continue: ${shellCommand(['orchestra', 'resume', logsDir])}`);
+  if (report.pending.length > 0) out(storeArgs.length > 0 || store !== undefined ? '  a worker continues it once every question has an answer' : `  then continue: ${shellCommand(['orchestra', 'resume', logsDir])}`);
 }
 
 function indent(text: string, prefix: string): string {

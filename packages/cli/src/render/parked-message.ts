@@ -15,6 +15,8 @@ export interface ParkedMessageInput {
   pending: readonly Pending[];
   /** The flags `orchestra resume` must repeat (`--simulate`, `--model NAME`, ...), one argument each. */
   resumeArgs: readonly string[];
+  /** Arguments that, after the run's reference, say where it is kept (`--store <url>`): repeated by every command. */
+  storeArgs?: readonly string[];
   /** The run parked because the console's input ended (Ctrl-D, or stdin closed): say so, and how to run unattended. */
   inputEnded: boolean;
 }
@@ -62,6 +64,7 @@ export function answerCommands(logsRoot: string, entry: Pending, several: boolea
  */
 export function parkedMessage(input: ParkedMessageInput): string {
   const { logsRoot, pending, inputEnded } = input;
+  const store = input.storeArgs ?? [];
   const first = pending[0];
   const several = pending.length > 1;
   const what = several ? `${pending.length} questions (${pending.map((p) => shown(p.id)).join(', ')}; orchestra status shows them)` : first ? describe(first) : '';
@@ -70,10 +73,10 @@ export function parkedMessage(input: ParkedMessageInput): string {
     : `orchestra: waiting for a human${what ? `: ${what}` : ''}.`;
   const lines: string[] = [];
   if (!several && first) {
-    lines.push(`${head} Answer with ${accepted(first.question)}:`, ...answerCommands(logsRoot, first, false).map((c) => `  ${c}`));
+    lines.push(`${head} Answer with ${accepted(first.question)}:`, ...answerCommands(logsRoot, first, false, store).map((c) => `  ${c}`));
   } else {
     lines.push(`${head} Answer each question:`);
-    for (const entry of pending) lines.push(`  ${describe(entry)}, ${accepted(entry.question)}:`, ...answerCommands(logsRoot, entry, true).map((c) => `    ${c}`));
+    for (const entry of pending) lines.push(`  ${describe(entry)}, ${accepted(entry.question)}:`, ...answerCommands(logsRoot, entry, true, store).map((c) => `    ${c}`));
   }
   lines.push('then continue:', `  ${shellCommand(['orchestra', 'resume', logsRoot, ...input.resumeArgs])}`);
   if (inputEnded) {

@@ -10,6 +10,7 @@ import {
   type JsonValue,
   type RecordedRunOptions,
   type RunCatalogue,
+  type RunDispatch,
   type RunEventLog,
   type RunQuestion,
   type RunReport,
@@ -28,6 +29,12 @@ export interface ServerRunsOptions {
   runsDir?: string;
   /** ...or any catalogue (one of the two is needed). */
   catalogue?: RunCatalogue;
+  /**
+   * Where runs are driven instead of in this server (a PostgreSQL store's
+   * queue, taken by `orchestra worker`): new runs are recorded and queued,
+   * resumes and answers that complete a parked run's questions are queued.
+   */
+  dispatch?: RunDispatch;
   /** Where tool commands run (default: the process's working directory). */
   workdir?: string;
   /** Accept pipelines that run commands or read files (tool nodes, sub-pipelines, tool hooks). */
@@ -84,6 +91,7 @@ export class ServerRuns {
       ...(options.handlerTypes ? { handlerTypes: options.handlerTypes } : {}),
       ...(options.workdir ? { workdir: options.workdir } : {}),
       ...(options.checkpointIntervalMs !== undefined ? { checkpointIntervalMs: options.checkpointIntervalMs } : {}),
+      ...(options.dispatch ? { dispatch: options.dispatch } : {}),
       questionsNotice: (pending) => ({ questions: pending.map((q) => questionJson({ ...q, source: 'live' })) }),
       self: 'this server',
     });
@@ -102,12 +110,24 @@ export class ServerRuns {
       ...(request.model ? { model: request.model } : {}),
       phased_mode: request.interactive ? 'interactive' : 'direct',
     };
-    const run = await this.supervisor.start({ source: request.source, file, sourceFile: file, ...(request.context ? { context: request.context } : {}), options });
+    const start = { source: request.source, file, sourceFile: file, ...(request.context ? { context: request.context } : {}), options };
+    // With workers, the run is recorded and queued; one of them drives it.
+    if (this.options.dispatch) return this.summary((await this.supervisor.enqueue(start)).id);
+    const run = await this.supervisor.start(start);
     return this.summary(run.id);
   }
 
   /** Continues a stopped or parked run with the options it started with. */
   async resume(id: string): Promise<RunSummary> {
+    if (this.options.dispatch) {
+      const report = await this.supervisor.report(checked(id));
+      if (report.state === 'completed' || report.state === 'failed' || report.state === 'restarted') {
+        throw new RunRefusal('ORCH_RUN_ENDED', `run ${id} has ended (${report.state}); there is nothing to resume`, { state: report.state });
+      }
+      if (report.owner?.alive) throw new RunRefusal('ORCH_RUN_ACTIVE', `run ${id} is running (process ${report.owner.pid} on ${report.owner.host})`);
+      await this.options.dispatch.resume(id);
+      return this.summary(id);
+    }
     const run = await this.supervisor.resume(checked(id));
     return this.summary(run.id);
   }

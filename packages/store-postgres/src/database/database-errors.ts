@@ -30,7 +30,8 @@ export function databaseError(error: unknown, target: DatabaseTarget): Orchestra
   if (error instanceof OrchestraError) return error;
   const code = (error as { code?: unknown } | undefined)?.code;
   const message = error instanceof Error ? error.message : String(error);
-  if (code === '28P01' || code === '28000') {
+  // 28P01/28000: refused login; a server asking a password none was given for fails in the client (SASL).
+  if (code === '28P01' || code === '28000' || /^SASL: |client password must be a string/.test(message)) {
     return new OrchestraError('ORCH_DB_AUTH', `PostgreSQL at ${addressOf(target)} refused the login of user ${JSON.stringify(target.user)} to database ${JSON.stringify(target.database)} (wrong password or no such user); check the URL given with --store or ORCHESTRA_STORE`, { cause: error });
   }
   if (code === '3D000') return new OrchestraError('ORCH_DB', `PostgreSQL at ${addressOf(target)} has no database ${JSON.stringify(target.database)}; create it (createdb ${target.database}) or name another`, { cause: error });

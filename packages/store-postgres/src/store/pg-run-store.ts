@@ -337,6 +337,13 @@ export class PostgresRunStore implements RunStore {
     return new PostgresRunStore(this.db, `${this.key}/${nodeId}/${name}`, this.key, this.options);
   }
 
+  /** Calls `listener` when events of this run are appended by any process (LISTEN/NOTIFY; after a reconnection too). */
+  watchEvents(listener: () => void): Promise<() => void> {
+    return this.db.listen(EVENTS_CHANNEL, (payload) => {
+      if (payload === '' || payload === this.key) listener();
+    });
+  }
+
   /** Copies what tools wrote in stage directories into the database. */
   private async syncDirectories(): Promise<void> {
     for (const stage of this.directories) await stage.sync();

@@ -139,6 +139,14 @@ export interface RunStore {
    * `<run dir>/<nodeId>/<name>`. Nothing is created until the child run is.
    */
   child(nodeId: string, name: string): RunStore;
+  /**
+   * Optional, for stores shared by processes that can announce changes (a
+   * database's notifications): calls `listener` whenever events may have
+   * been appended to this run, by any process; resolves to how to stop.
+   * Followers of a run another process drives read its events when told,
+   * instead of polling the store.
+   */
+  watchEvents?(listener: () => void): Promise<() => void>;
   /** Makes everything written so far durable (journal and events). */
   flush(): Awaitable<void>;
   /** Flushes and releases what the store holds open (files); the store may be reopened by calling it again. */
