@@ -15,4 +15,4 @@ export { PostgresLease, DEFAULT_LEASE_MS } from './store/pg-lease.js';
 export { PostgresRunCatalogue, type PostgresRunCatalogueOptions } from './store/pg-run-catalogue.js';
 export { RunQueue, RUN_QUEUE, JOBS_CHANNEL, type RunJob, type RunQueueOptions } from './worker/run-queue.js';
 export { RunWorker, type RunWorkerOptions } from './worker/run-worker.js';
-export { runsWithDeadOwners } from './worker/lease-sweep.js';
+export { runsToRecover } from './worker/lease-sweep.js';

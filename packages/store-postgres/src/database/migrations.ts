@@ -23,11 +23,13 @@ CREATE TABLE orchestra.runs (
   checkpoint text,
   pending    text,
   answers    text,
+  state      text,
   started_at text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX runs_listed ON orchestra.runs (started_at DESC, run_id DESC) WHERE parent IS NULL;
 CREATE INDEX runs_children ON orchestra.runs (parent) WHERE parent IS NOT NULL;
+CREATE INDEX runs_unfinished ON orchestra.runs (created_at) WHERE parent IS NULL AND (state IS NULL OR state = 'running');
 CREATE TABLE orchestra.journal (
   run_key text NOT NULL REFERENCES orchestra.runs (key) ON DELETE CASCADE,
   n       integer NOT NULL,

@@ -143,9 +143,9 @@ export class PostgresRunStore implements RunStore {
     await this.syncDirectories();
     // Committed synchronously: this flushes everything committed before it too (the journal's entries).
     const result = await this.db.query(
-      `UPDATE orchestra.runs SET checkpoint = $2 FROM (SELECT set_config('synchronous_commit', 'on', true)) AS durable
+      `UPDATE orchestra.runs SET checkpoint = $2, state = $4 FROM (SELECT set_config('synchronous_commit', 'on', true)) AS durable
        WHERE key = $1 AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM orchestra.leases WHERE run_key = $1 AND token = $3))`,
-      [this.key, JSON.stringify(checkpoint), this.fence()],
+      [this.key, JSON.stringify(checkpoint), this.fence(), checkpoint.status],
     );
     if (result.rowCount === 0) await this.refused('its checkpoint');
   }

@@ -1,25 +1,35 @@
-import { hostName, isHolderAlive } from '@orchestra/core/store';
+import { isHolderAlive } from '@orchestra/core/store';
 import type { PostgresDatabase } from '../database/postgres-database.js';
 import { holderOf } from '../store/pg-lease.js';
 
+/** Most runs one sweep queues again (the oldest first); the next sweep takes the rest. */
+const SWEEP_LIMIT = 200;
+
 /**
- * The runs of the catalogue (not child runs: their parent's resume
- * continues them) whose lease is held by nobody alive: it has run out, or
- * it names a process of this host that has exited (found at once, not when
- * its lease runs out). A worker queues their resume.
+ * The runs of the catalogue that should be going on and that nobody alive
+ * drives: not ended, parked or deliberately interrupted (no checkpoint yet,
+ * or one that says running), older than `quietMs`, with no lease or one
+ * whose holder is gone (it ran out, or names a process of this host that
+ * has exited). A worker queues their resume: a run whose worker died (also
+ * one that died after taking the run's job and before its lease), or whose
+ * driver's machine died. Queuing one that already waits in the queue adds
+ * nothing. Child runs are left out: their parent's resume continues them.
  */
-export async function runsWithDeadOwners(db: PostgresDatabase): Promise<string[]> {
-  const result = await db.query<{ run_key: string; holder: string; token: string; expires_at: Date }>(
-    `SELECT l.run_key, l.holder, l.token, l.expires_at FROM orchestra.leases l JOIN orchestra.runs r ON r.key = l.run_key
-     WHERE r.parent IS NULL AND (l.expires_at <= clock_timestamp() OR l.holder::jsonb ->> 'host' = $1)`,
-    [hostName()],
+export async function runsToRecover(db: PostgresDatabase, quietMs: number): Promise<string[]> {
+  const result = await db.query<{ key: string; holder: string | null; token: string | null; expires_at: Date | null }>(
+    `SELECT r.key, l.holder, l.token, l.expires_at FROM orchestra.runs r LEFT JOIN orchestra.leases l ON l.run_key = r.key
+     WHERE r.parent IS NULL AND (r.state IS NULL OR r.state = 'running') AND r.created_at < clock_timestamp() - make_interval(secs => $1::float8 / 1000)
+     ORDER BY r.created_at LIMIT ${SWEEP_LIMIT}`,
+    [quietMs],
   );
-  return result.rows.filter((row) => !isHolderAlive(holderOf(row))).map((row) => row.run_key);
+  return result.rows
+    .filter((row) => row.holder === null || row.token === null || row.expires_at === null || !isHolderAlive(holderOf({ holder: row.holder, token: row.token, expires_at: row.expires_at })))
+    .map((row) => row.key);
 }
 
 /** Removes the lease of run `key` when nobody alive holds it (a run that ended, or parked, before its dead owner let go). */
 export async function clearDeadLease(db: PostgresDatabase, key: string): Promise<void> {
-  const result = await db.query<{ run_key: string; holder: string; token: string; expires_at: Date }>('SELECT run_key, holder, token, expires_at FROM orchestra.leases WHERE run_key = $1', [key]);
+  const result = await db.query<{ holder: string; token: string; expires_at: Date }>('SELECT holder, token, expires_at FROM orchestra.leases WHERE run_key = $1', [key]);
   const row = result.rows[0];
   if (row && !isHolderAlive(holderOf(row))) await db.query('DELETE FROM orchestra.leases WHERE run_key = $1 AND token = $2', [key, row.token]);
 }

@@ -74,13 +74,20 @@ export class RunQueue implements RunDispatch {
 
   /** Queues run `id` to be started or continued by a worker (a run already waiting in the queue is not queued twice). */
   async resume(id: string): Promise<void> {
+    await this.send(id);
+  }
+
+  /** {@link resume}, saying whether a job was queued (false: one already waits); `quiet` wakes no worker. */
+  async send(id: string, how: { quiet?: boolean } = {}): Promise<boolean> {
     const boss = await this.start();
+    let queued: string | null;
     try {
-      await boss.send(RUN_QUEUE, { run: id }, { singletonKey: id });
+      queued = await boss.send(RUN_QUEUE, { run: id }, { singletonKey: id });
     } catch (error) {
       throw databaseError(error, this.db.target);
     }
-    await this.db.query(`SELECT pg_notify('${JOBS_CHANNEL}', $1)`, [id]).catch(() => {});
+    if (queued !== null && !how.quiet) await this.db.query(`SELECT pg_notify('${JOBS_CHANNEL}', $1)`, [id]).catch(() => {});
+    return queued !== null;
   }
 
   /** Takes up to `count` jobs (each now active for this worker). */

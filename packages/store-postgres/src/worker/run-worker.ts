@@ -3,7 +3,7 @@ import { OrchestraError, RunLockedError, RunSupervisor, type RunResult, type Run
 import { isConnectionError } from '../database/database-errors.js';
 import type { PostgresRunCatalogue } from '../store/pg-run-catalogue.js';
 import { DEFAULT_LEASE_MS } from '../store/pg-lease.js';
-import { clearDeadLease, runsWithDeadOwners } from './lease-sweep.js';
+import { clearDeadLease, runsToRecover } from './lease-sweep.js';
 import { JOBS_CHANNEL, RunQueue, type RunJob } from './run-queue.js';
 
 /** Options of a {@link RunWorker}. */
@@ -20,8 +20,10 @@ export interface RunWorkerOptions {
   workdir?: string;
   /** How often the queue is polled when no notification wakes the worker (default 1 s). */
   pollMs?: number;
-  /** How often leases are checked for dead owners (default half the lease time). */
+  /** How often runs are checked for dead owners (default half the lease time). */
   sweepMs?: number;
+  /** How old a run with no live owner must be before a sweep queues it again (default the sweep interval): a run just queued is left to its job. */
+  quietMs?: number;
   /** Passed to the engine (tests use 0). */
   checkpointIntervalMs?: number;
   /** Told what the worker does, one line at a time (default: nothing). */
@@ -181,10 +183,10 @@ export class RunWorker {
   private async sweep(): Promise<void> {
     if (this.stopping) return;
     try {
-      for (const id of await runsWithDeadOwners(this.options.catalogue.db)) {
+      const quietMs = this.options.quietMs ?? this.options.sweepMs ?? DEFAULT_LEASE_MS / 2;
+      for (const id of await runsToRecover(this.options.catalogue.db, quietMs)) {
         if (this.supervisor.isActive(id)) continue;
-        this.log(`run ${id}: its owner is gone; queued to go on`);
-        await this.queue.resume(id);
+        if (await this.queue.send(id)) this.log(`run ${id}: nobody drives it; queued to go on`);
       }
     } catch {
       // the database is away: the next sweep tries again
