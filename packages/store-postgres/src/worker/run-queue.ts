@@ -33,7 +33,9 @@ export interface RunQueueOptions {
  * soon as a worker has taken the run's lease, so a job never outlives a
  * node: from then on the lease says who drives the run, and a run whose
  * worker dies is queued again when its lease runs out. At most one job per
- * run waits at a time (the queue's `stately` policy keyed by run id).
+ * run waits at a time (the queue's `short` policy keyed by run id; a job
+ * for a run whose last job is still active may wait: `stately` would let
+ * such a job block the head of the queue until the active one expires).
  */
 export class RunQueue implements RunDispatch {
   private boss: PgBoss | undefined;
@@ -60,7 +62,7 @@ export class RunQueue implements RunDispatch {
       boss.on('error', () => {});
       try {
         await boss.start();
-        await boss.createQueue(RUN_QUEUE, { name: RUN_QUEUE, policy: 'stately', retryLimit: 5, retryDelay: 2, expireInSeconds: 300 });
+        await boss.createQueue(RUN_QUEUE, { name: RUN_QUEUE, policy: 'short', retryLimit: 5, retryDelay: 2, expireInSeconds: 300 });
       } catch (error) {
         this.starting = undefined;
         await boss.stop({ graceful: false, wait: false }).catch(() => {});
