@@ -1,4 +1,5 @@
-import { RunSupervisor } from '@orchestra/core';
+import { RunSupervisor, simulationBackend, type CodergenBackend } from '@orchestra/core';
+import { readRunReport } from '@orchestra/core/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresRunCatalogue, RunQueue, RunWorker } from '../src/index.js';
 import { usePostgres } from './support/postgres.js';
@@ -26,9 +27,9 @@ function frontEnd(url: string) {
   return { catalogue, queue, supervisor };
 }
 
-function worker(url: string, concurrency = 2) {
+function worker(url: string, concurrency = 2, backend?: CodergenBackend) {
   const catalogue = new PostgresRunCatalogue(url);
-  const w = new RunWorker({ catalogue, concurrency, pollMs: 200, checkpointIntervalMs: 0 });
+  const w = new RunWorker({ catalogue, concurrency, pollMs: 200, checkpointIntervalMs: 0, ...(backend ? { setup: async () => ({ backend }) } : {}) });
   closers.push(async () => {
     await w.stop(2000);
     await catalogue.close();
@@ -86,4 +87,35 @@ describe('RunWorker', () => {
     expect(done.restored.state.completedNodes).toEqual(['start', 'draft', 'review', 'exit']);
     expect(front.supervisor.isActive(id)).toBe(false);
   });
+
+  it('goes on when the database restarts in the middle of a run: connections come back, the run completes', async () => {
+    const url = await server().createDatabase();
+    const front = frontEnd(url);
+    let release: (() => void) | undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    closers.push(async () => release?.());
+    // Stage b waits until the database has been restarted.
+    const backend: CodergenBackend = {
+      run: async (request) => {
+        if (request.node.id === 'b') await held;
+        return simulationBackend.run(request);
+      },
+    };
+    const { id } = await front.supervisor.enqueue({ source: CHAIN, options: { simulate: true } });
+    const w = worker(url, 2, backend);
+    await w.start();
+    const store = front.catalogue.store(id);
+    await until(async () => ((await store.readJournal()).entries.length >= 2 ? true : undefined));
+    server().stop();
+    await new Promise((r) => setTimeout(r, 500));
+    server().start();
+    release?.();
+    const done = await until(async () => {
+      const r = await readRunReport(store).catch(() => undefined);
+      return r?.state === 'completed' ? r : undefined;
+    }, 30_000);
+    expect(done.restored.state.completedNodes).toEqual(['start', 'a', 'b', 'exit']);
+    expect((await store.readJournal()).entries.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    expect(w.ended).toEqual([expect.objectContaining({ id, status: 'success' })]);
+  }, 40_000);
 });
