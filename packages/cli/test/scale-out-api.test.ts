@@ -131,4 +131,27 @@ describe('the HTTP API over a PostgreSQL store', () => {
     expect(text).toContain('pipeline.completed');
     await reader.cancel();
   });
+
+  it('cancels a run a worker drives: the worker is asked through the database and lets it go, resumable', async () => {
+    const url = await pg.createDatabase();
+    const { call } = api(url);
+    // The stage waits until the run is stopped.
+    const backend: CodergenBackend = {
+      run: async (request) => {
+        if (request.node.id === 'slow') await new Promise((resolve) => request.signal.addEventListener('abort', resolve, { once: true }));
+        return simulationBackend.run(request);
+      },
+    };
+    const w = await worker(url, backend);
+    const source = 'digraph Stop {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  slow [prompt="S"]\n  start -> slow -> exit\n}\n';
+    const id = (await call('POST', '/pipelines', { source, simulate: true })).body.id as string;
+    await until('the worker to drive it', async () => (w.supervisor.isActive(id) ? true : undefined));
+    const cancelled = await call('POST', `/pipelines/${id}/cancel`, {});
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ state: 'stopped', live: false });
+    expect(w.supervisor.isActive(id)).toBe(false);
+    // Stopped on purpose: no worker picks it up by itself; a resume queues it again.
+    expect((await call('POST', `/pipelines/${id}/resume`, {})).status).toBe(200);
+    await until('the run to be driven again', async () => (w.supervisor.isActive(id) || (await call('GET', `/pipelines/${id}`)).body.state === 'running' ? true : undefined));
+  });
 });

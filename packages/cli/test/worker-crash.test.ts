@@ -139,4 +139,28 @@ describe('workers killed with SIGKILL', () => {
       await catalogue.close();
     }
   }, 180_000);
+
+  it('SIGTERM: the worker stops its run at a safe point, lets it go and queues it; another worker finishes it as if uninterrupted', async () => {
+    const url = await pg.createDatabase();
+    const source = chain('Term', 5, 0.3);
+    const [id] = await queue(url, source, 1);
+    const catalogue = new PostgresRunCatalogue(url);
+    try {
+      const store = catalogue.store(id as string);
+      const first = worker(url);
+      await until('a node', async () => ((await journalOf(store)).length >= 2 ? true : undefined));
+      first.child.kill('SIGTERM');
+      const ended = await first.done;
+      expect(ended.code, ended.stderr).toBe(0);
+      expect(ended.stderr).toContain('orchestra worker: stopped');
+      const report = await readRunReport(store);
+      expect(report.state).toBe('stopped');
+      expect(report.owner).toBeUndefined(); // its lease released
+      worker(url);
+      await until('the run to complete', async () => ((await readRunReport(store)).state === 'completed' ? true : undefined));
+      expect((await journalOf(store)).map(comparable)).toEqual(await uninterrupted(source));
+    } finally {
+      await catalogue.close();
+    }
+  }, 90_000);
 });

@@ -13,6 +13,6 @@ export { PostgresRunStore, type PostgresRunStoreOptions } from './store/pg-run-s
 export { PostgresStage, LARGE_PAYLOAD_CHARS } from './store/pg-stage.js';
 export { PostgresLease, DEFAULT_LEASE_MS } from './store/pg-lease.js';
 export { PostgresRunCatalogue, type PostgresRunCatalogueOptions } from './store/pg-run-catalogue.js';
-export { RunQueue, RUN_QUEUE, JOBS_CHANNEL, type RunJob, type RunQueueOptions } from './worker/run-queue.js';
+export { RunQueue, RUN_QUEUE, JOBS_CHANNEL, CANCEL_CHANNEL, type RunJob, type RunQueueOptions } from './worker/run-queue.js';
 export { RunWorker, type RunWorkerOptions } from './worker/run-worker.js';
 export { runsToRecover } from './worker/lease-sweep.js';

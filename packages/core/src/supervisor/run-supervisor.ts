@@ -35,6 +35,9 @@ function messageOf(error: unknown): string {
 
 const ENDED: ReadonlySet<string> = new Set(['completed', 'failed', 'restarted']);
 
+/** How long {@link RunSupervisor.cancel} waits for a worker asked to stop a run to let it go. */
+const CANCEL_WAIT_MS = 30_000;
+
 /**
  * Starts, follows, parks, answers and resumes the runs of one catalogue:
  * the run lifecycle every front end (the CLI, the server, chat, MCP) goes
@@ -176,11 +179,25 @@ export class RunSupervisor {
     return this.launchResume(await this.prepareResume(id, { ended: attach.ended ?? 'refuse' }), attach);
   }
 
-  /** Stops a run this supervisor drives at its next safe point (it stays resumable); resolves once it stopped. */
+  /**
+   * Stops a run this supervisor drives at its next safe point (it stays
+   * resumable); resolves once it stopped. A run a worker drives is stopped
+   * through the supervisor's dispatch, when it can ask (`RunDispatch.cancel`).
+   */
   async cancel(id: string, reason = 'cancelled'): Promise<void> {
     const run = this.active.get(id);
     if (!run) {
       const report = await this.report(id);
+      if (report.owner?.alive && this.options.dispatch?.cancel) {
+        // Driven by a worker: it is asked to stop the run, and has when it lets the run go.
+        await this.options.dispatch.cancel(id, reason);
+        const until = Date.now() + CANCEL_WAIT_MS;
+        while ((await this.report(id)).owner?.alive) {
+          if (Date.now() > until) throw new RunRefusal('ORCH_RUN_LOCKED', `run ${id} was asked to stop, and process ${report.owner.pid} on ${report.owner.host} still drives it`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        return;
+      }
       if (report.owner?.alive) {
         throw new RunRefusal('ORCH_RUN_LOCKED', `run ${id} is driven by process ${report.owner.pid} on ${report.owner.host}, not by ${this.self}; stop it there`, {
           owner: { pid: report.owner.pid, host: report.owner.host, since: report.owner.acquired_at },

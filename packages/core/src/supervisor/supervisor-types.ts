@@ -40,6 +40,8 @@ export interface RunSupervisorOptions {
 export interface RunDispatch {
   /** Asks for run `id` to be started or continued by whoever takes it. */
   resume(id: string): Promise<void>;
+  /** Asks whoever drives run `id` to stop it at its next safe point (it stays resumable). */
+  cancel?(id: string, reason: string): Promise<void>;
 }
 
 /** A run to start. */

@@ -9,6 +9,9 @@ export const RUN_QUEUE = 'orchestra-runs';
 /** The channel a worker is woken on when a run is queued (it also polls). */
 export const JOBS_CHANNEL = 'orchestra_jobs';
 
+/** The channel workers are asked on to stop a run they drive (the payload is the run's id). */
+export const CANCEL_CHANNEL = 'orchestra_cancel';
+
 /** What a job asks: start or continue run `id` (a new run is recorded before it is queued, so both are a resume). */
 export interface RunJob {
   /** pg-boss's id of the job. */
@@ -90,6 +93,11 @@ export class RunQueue implements RunDispatch {
     }
     if (queued !== null && !how.quiet) await this.db.query(`SELECT pg_notify('${JOBS_CHANNEL}', $1)`, [id]).catch(() => {});
     return queued !== null;
+  }
+
+  /** Asks the worker driving run `id` to stop it at its next safe point (NOTIFY on {@link CANCEL_CHANNEL}). */
+  async cancel(id: string): Promise<void> {
+    await this.db.query(`SELECT pg_notify('${CANCEL_CHANNEL}', $1)`, [id]);
   }
 
   /** Takes up to `count` jobs (each now active for this worker). */

@@ -4,7 +4,7 @@ import { isConnectionError } from '../database/database-errors.js';
 import type { PostgresRunCatalogue } from '../store/pg-run-catalogue.js';
 import { DEFAULT_LEASE_MS } from '../store/pg-lease.js';
 import { clearDeadLease, runsToRecover } from './lease-sweep.js';
-import { JOBS_CHANNEL, RunQueue, type RunJob } from './run-queue.js';
+import { CANCEL_CHANNEL, JOBS_CHANNEL, RunQueue, type RunJob } from './run-queue.js';
 
 /** Options of a {@link RunWorker}. */
 export interface RunWorkerOptions {
@@ -53,6 +53,7 @@ export class RunWorker {
   private loop: Promise<void> | undefined;
   private sweeper: NodeJS.Timeout | undefined;
   private unlisten: (() => void) | undefined;
+  private unlistenCancel: (() => void) | undefined;
   /** Runs started or continued by this worker, and how they ended (for tests and the benchmark). */
   readonly ended: { id: string; status: RunResult['status'] | 'error'; at: number }[] = [];
 
@@ -82,6 +83,10 @@ export class RunWorker {
     await this.options.catalogue.db.connect();
     await this.queue.start();
     this.unlisten = await this.options.catalogue.db.listen(JOBS_CHANNEL, () => this.wake?.());
+    // Asked to stop a run (the API's cancel, from any machine): done here if this worker drives it.
+    this.unlistenCancel = await this.options.catalogue.db.listen(CANCEL_CHANNEL, (id) => {
+      if (id && this.supervisor.isActive(id)) void this.supervisor.cancel(id, 'cancelled').catch(() => {});
+    });
     const sweepMs = this.options.sweepMs ?? DEFAULT_LEASE_MS / 2;
     this.sweeper = setInterval(() => void this.sweep(), sweepMs);
     this.sweeper.unref();
@@ -203,6 +208,7 @@ export class RunWorker {
     this.stopping = true;
     if (this.sweeper) clearInterval(this.sweeper);
     this.unlisten?.();
+    this.unlistenCancel?.();
     this.wake?.();
     await this.loop?.catch(() => {});
     await this.supervisor.stopAll(graceMs, 'the worker is stopping');
