@@ -113,8 +113,17 @@ export class PostgresStage {
     return dir;
   }
 
+  /** Syncs in order: a sync asked while one runs waits for it, then looks again. */
+  private syncing: Promise<void> = Promise.resolve();
+
   /** Copies what changed in the stage's directory (new, changed or removed files) into the database. */
-  async sync(): Promise<void> {
+  sync(): Promise<void> {
+    const next = this.syncing.then(() => this.syncNow());
+    this.syncing = next.catch(() => {});
+    return next;
+  }
+
+  private async syncNow(): Promise<void> {
     const dir = this.dir;
     if (dir === undefined) return;
     const present = new Set<string>();
