@@ -57,6 +57,7 @@ export { restore, stateOfCheckpoint, type RestoredRun } from './engine/store/res
 export { verifyCheckpoint, type ExitGateJump } from './engine/store/verify-checkpoint.js';
 export type { EngineState } from './engine/engine-state.js';
 export { parseJournalLines } from './engine/store/parse-journal.js';
+export { parseRecord } from './engine/store/parse-record.js';
 export { checkPipelineHash, pipelineHash } from './engine/store/pipeline-hash.js';
 
 // A parked run's questions and answers.
@@ -69,6 +70,7 @@ export { defaultLogsRoot, newRunId, restartDirectory } from './run/file-run-stor
 export { checkStageFileName, openFileStage, openFileStream } from './run/file-stage-store.js';
 export { readRunReport } from './run/run-report.js';
 export { listRuns } from './run/list-runs.js';
+export { checkRunId } from './run/file-run-catalogue.js';
 
 // Who holds a lease.
 export { hostName, isHolderAlive, isProcessAlive, ownIdentity, processStartTime } from './os/process-identity.js';

@@ -4,6 +4,7 @@ import {
   checkStageFileName,
   CheckpointSchema,
   parseJournalLines,
+  parseRecord,
   ManifestSchema,
   restartDirectory,
   type Checkpoint,
@@ -23,23 +24,6 @@ let created = 0;
 /** The runs of one root store and its successors, by location: a `loop_restart`'s run is found again by whoever asks. */
 type Family = Map<string, MemoryRunStore>;
 
-/** What the record schemas of @orchestra/core offer for checking a value. */
-interface Schema<T> {
-  safeParse(data: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { message: string }[] } };
-}
-
-/** Parses a stored JSON record, as the file store reads its files: a damaged one is a `CheckpointError`. */
-function parsed<T>(text: string, schema: Schema<T>, what: string, location: string): T {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new CheckpointError(`the ${what} of ${location} is damaged (not valid JSON)`, { cause: error });
-  }
-  const result = schema.safeParse(data);
-  if (!result.success) throw new CheckpointError(`the ${what} of ${location} is not valid: ${result.error.issues[0]?.message ?? 'unexpected shape'}`);
-  return result.data;
-}
 
 /**
  * A {@link RunStore} kept in memory, for tests and benchmarks: the engine runs
@@ -106,7 +90,7 @@ export class MemoryRunStore implements RunStore {
 
   readManifest(): Manifest {
     if (this.manifest === undefined) throw new CheckpointError(`${this.location} holds no run (no manifest)`);
-    return parsed(this.manifest, ManifestSchema, 'manifest', this.location);
+    return parseRecord(this.manifest, ManifestSchema, 'manifest', this.location);
   }
 
   readSource(): string | undefined {
@@ -114,7 +98,7 @@ export class MemoryRunStore implements RunStore {
   }
 
   readCheckpoint(): Checkpoint | undefined {
-    return this.checkpoint === undefined ? undefined : parsed(this.checkpoint, CheckpointSchema, 'checkpoint', this.location);
+    return this.checkpoint === undefined ? undefined : parseRecord(this.checkpoint, CheckpointSchema, 'checkpoint', this.location);
   }
 
   writeCheckpoint(checkpoint: Checkpoint): void {

@@ -10,8 +10,8 @@ import type { CreateRunOptions, RunCatalogue, RunListing } from './run-catalogue
 import { listRuns } from './list-runs.js';
 import { RUN_FILES } from './run-files.js';
 
-/** Refuses an id that cannot name a run directory in the catalogue (one path segment). */
-function checkRunId(id: string): void {
+/** Refuses (`ORCH_RUN_NOT_FOUND`) an id that cannot name a run of a catalogue: one path segment, not `.` or `..`. */
+export function checkRunId(id: string): void {
   try {
     checkStageFileName(id);
   } catch {

@@ -1,18 +1,10 @@
 import { OrchestraError, RunLockedError, type CreateRunOptions, type RunCatalogue, type RunListing } from '@orchestra/core';
-import { checkStageFileName, isHolderAlive, listRuns, newRunId } from '@orchestra/core/store';
+import { checkRunId, isHolderAlive, listRuns, newRunId } from '@orchestra/core/store';
 import { PostgresDatabase, type PostgresDatabaseOptions } from '../database/postgres-database.js';
 import { PostgresRunStore, type PostgresRunStoreOptions } from './pg-run-store.js';
 
 /** Options of a {@link PostgresRunCatalogue}. */
 export interface PostgresRunCatalogueOptions extends PostgresDatabaseOptions, PostgresRunStoreOptions {}
-
-function checkRunId(id: string): void {
-  try {
-    checkStageFileName(id);
-  } catch {
-    throw new OrchestraError('ORCH_RUN_NOT_FOUND', `${JSON.stringify(id)} cannot be a run's id (one path segment, not . or ..)`);
-  }
-}
 
 /**
  * The runs of one PostgreSQL database: each a {@link PostgresRunStore}

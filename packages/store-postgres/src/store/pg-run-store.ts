@@ -6,6 +6,7 @@ import {
   checkStageFileName,
   isHolderAlive,
   parseJournalLines,
+  parseRecord,
   restartDirectory,
   type Checkpoint,
   type JournalEntry,
@@ -27,21 +28,6 @@ export interface PostgresRunStoreOptions {
   syncEveryNode?: boolean;
 }
 
-interface Schema<T> {
-  safeParse(data: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { message: string }[] } };
-}
-
-function parsed<T>(text: string, schema: Schema<T>, what: string, location: string): T {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new CheckpointError(`the ${what} of ${location} is damaged (not valid JSON)`, { cause: error });
-  }
-  const result = schema.safeParse(data);
-  if (!result.success) throw new CheckpointError(`the ${what} of ${location} is not valid: ${result.error.issues[0]?.message ?? 'unexpected shape'}`);
-  return result.data;
-}
 
 /** A stored line ends with a line feed, as in a `.jsonl` file: one without it was cut short. */
 const LF = '\n';
@@ -127,7 +113,7 @@ export class PostgresRunStore implements RunStore {
   async readManifest(): Promise<Manifest> {
     const { value } = await this.column('manifest');
     if (value === null) throw new CheckpointError(`${this.location} holds no run (no manifest)`);
-    return parsed(value, ManifestSchema, 'manifest', this.location);
+    return parseRecord(value, ManifestSchema, 'manifest', this.location);
   }
 
   async readSource(): Promise<string | undefined> {
@@ -136,7 +122,7 @@ export class PostgresRunStore implements RunStore {
 
   async readCheckpoint(): Promise<Checkpoint | undefined> {
     const { value } = await this.column('checkpoint');
-    return value === null ? undefined : parsed(value, CheckpointSchema, 'checkpoint', this.location);
+    return value === null ? undefined : parseRecord(value, CheckpointSchema, 'checkpoint', this.location);
   }
 
   async writeCheckpoint(checkpoint: Checkpoint): Promise<void> {
@@ -302,7 +288,7 @@ export class PostgresRunStore implements RunStore {
 
   async listProcesses(): Promise<ProcessRecord[]> {
     const result = await this.db.query<{ record: string }>('SELECT record FROM orchestra.processes WHERE run_key = $1 ORDER BY n', [this.key]);
-    return result.rows.map((row) => parsed(row.record, ProcessRecordSchema, 'process record', this.location));
+    return result.rows.map((row) => parseRecord(row.record, ProcessRecordSchema, 'process record', this.location));
   }
 
   async acquire(): Promise<RunLease> {
