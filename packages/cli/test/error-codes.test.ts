@@ -6,6 +6,7 @@ import { CORE_ERROR_CODES } from '@orchestra/core';
 import { LLM_ERROR_CODES } from '@orchestra/llm';
 import { RECIPES_ERROR_CODES } from '@orchestra/recipes';
 import { SERVER_ERROR_CODES } from '@orchestra/server';
+import { STORE_POSTGRES_ERROR_CODES } from '@orchestra/store-postgres';
 import { TESTING_ERROR_CODES } from '@orchestra/testing';
 import { describe, expect, it } from 'vitest';
 import { CLI_ERROR_CODES } from '../src/cli-error-codes.js';
@@ -26,7 +27,8 @@ const PACKAGES = [
   { name: '@orchestra/chat', row: '`@orchestra/chat`', codes: CHAT_ERROR_CODES, list: 'packages/chat/src/chat-error-codes.ts', dirs: ['packages/chat/src'], uses: ['@orchestra/core', '@orchestra/llm', '@orchestra/server'] },
   { name: '@orchestra/recipes', row: '`@orchestra/recipes`', codes: RECIPES_ERROR_CODES, list: 'packages/recipes/src/recipe-error.ts', dirs: ['packages/recipes/src'], uses: ['@orchestra/core', '@orchestra/llm'] },
   { name: '@orchestra/testing', row: '`@orchestra/testing`', codes: TESTING_ERROR_CODES, list: 'packages/testing/src/testing-error-codes.ts', dirs: ['packages/testing/src'], uses: ['@orchestra/core'] },
-  { name: 'orchestra (CLI)', row: '`orchestra` (CLI)', codes: CLI_ERROR_CODES, list: 'packages/cli/src/cli-error-codes.ts', dirs: ['packages/cli/src'], uses: ['@orchestra/core', '@orchestra/llm', '@orchestra/server', '@orchestra/chat', '@orchestra/recipes', '@orchestra/testing'] },
+  { name: '@orchestra/store-postgres', row: '`@orchestra/store-postgres`', codes: STORE_POSTGRES_ERROR_CODES, list: 'packages/store-postgres/src/store-postgres-error-codes.ts', dirs: ['packages/store-postgres/src'], uses: ['@orchestra/core'] },
+  { name: 'orchestra (CLI)', row: '`orchestra` (CLI)', codes: CLI_ERROR_CODES, list: 'packages/cli/src/cli-error-codes.ts', dirs: ['packages/cli/src'], uses: ['@orchestra/core', '@orchestra/llm', '@orchestra/server', '@orchestra/chat', '@orchestra/recipes', '@orchestra/testing', '@orchestra/store-postgres'] },
 ] as const;
 
 /** A code as written in sources and docs. */
