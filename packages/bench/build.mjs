@@ -5,7 +5,8 @@ import { build } from 'esbuild';
 const banner = { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" };
 // The store benchmark leaves LangChain packages to node (from node_modules): the SQLite
 // checkpointer it installs on demand (.peers) must share LangGraph's copy of
-// @langchain/langgraph-checkpoint, which a bundled copy would not be.
+// @langchain/langgraph-checkpoint, which a bundled copy would not be. pg loads its optional native
+// binding (pg-native) only when asked for it; nothing here asks.
 const entries = [
   ['main', []],
   ['engine-main', []],
@@ -15,8 +16,9 @@ const entries = [
   ['startup-main', []],
   ['server-main', []],
   ['server-client-child', []],
-  ['store-main', ['@langchain/*']],
+  ['store-main', ['@langchain/*', 'pg-native']],
   ['store-child', ['@langchain/*']],
+  ['workers-main', ['pg-native']],
 ];
 for (const [entry, external] of entries) {
   await build({

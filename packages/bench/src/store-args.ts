@@ -23,6 +23,12 @@ export interface StoreArgs extends RunArgs {
   warmup: number;
   /** Also run orchestra + FileRunStore with `syncEveryNode` (an fsync per node, as SQLite's `synchronous=FULL` commits). */
   syncEveryNode: boolean;
+  /** Skip PostgreSQL beside the file store (`--no-postgres`). */
+  noPostgres: boolean;
+  /** Run only PostgreSQL beside the file store (`--postgres-only`). */
+  postgresOnly: boolean;
+  /** Stages of the chain PostgreSQL and the file store run (`--postgres-nodes`, 1,000). */
+  postgresNodes: number;
 }
 
 /** Default timed runs per case. */
@@ -52,7 +58,8 @@ function stringFlag(argv: readonly string[], flag: string): string | undefined {
  * `--sizes 1000,10000`, `--langgraph-sizes 500,1000`, `--no-sqlite`,
  * `--no-langgraph`, `--scale-nodes 100000` (0 skips), `--fanout 1000,10000`
  * (0 skips), `--fanout-on tmpfs|disk`, `--disk-dir DIR` (default the OS temp
- * directory), `--sync-every-node`. Throws a `RangeError` on a bad value.
+ * directory), `--sync-every-node`, `--no-postgres`, `--postgres-only`,
+ * `--postgres-nodes 1000`. Throws a `RangeError` on a bad value.
  */
 export function parseStoreArgs(argv: readonly string[]): StoreArgs {
   const base = parseRunArgs(argv, DEFAULT_STORE_RUNS);
@@ -62,6 +69,9 @@ export function parseStoreArgs(argv: readonly string[]): StoreArgs {
   if (fanoutPlace !== 'tmpfs' && fanoutPlace !== 'disk') throw new RangeError(`--fanout-on takes tmpfs or disk, got ${fanoutPlace}`);
   const sizes = numberList(argv, '--sizes', [1_000, 10_000]);
   if (sizes.length === 0) throw new RangeError('--sizes needs at least one size');
+  const postgresNodes = numberList(argv, '--postgres-nodes', [1_000])[0];
+  if (postgresNodes === undefined) throw new RangeError('--postgres-nodes needs a positive integer');
+  if (argv.includes('--no-postgres') && argv.includes('--postgres-only')) throw new RangeError('--no-postgres and --postgres-only exclude each other');
   return {
     ...base,
     sizes,
@@ -74,5 +84,8 @@ export function parseStoreArgs(argv: readonly string[]): StoreArgs {
     diskDir: stringFlag(argv, '--disk-dir') ?? tmpdir(),
     warmup: warmup[0] ?? 0,
     syncEveryNode: argv.includes('--sync-every-node'),
+    noPostgres: argv.includes('--no-postgres'),
+    postgresOnly: argv.includes('--postgres-only'),
+    postgresNodes,
   };
 }

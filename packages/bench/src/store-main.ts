@@ -7,7 +7,10 @@
  * side by side with LangGraph.js on the same chain (MemorySaver, SqliteSaver
  * on the same disks) and with the file-system floor of what the file store
  * writes per node; then the peak RSS of a 100,000-node chain (child
- * processes) and the wall time of a 1,000- and a 10,000-branch fan-out.
+ * processes) and the wall time of a 1,000- and a 10,000-branch fan-out;
+ * then PostgreSQL beside the file store (`PostgresRunStore` with the data
+ * directory on tmpfs and on disk, on a 1,000-stage simulated chain, with the
+ * database's INSERT round trip as its floor; `--postgres-only` runs just that).
  * Progress goes to stderr. Exits 0 whether or not the targets are met
  * (a missed one is printed as MISSED), 1 when a run gives a wrong result,
  * 2 on bad arguments.
@@ -25,6 +28,8 @@ import { langGraphChain, loadSqliteSaver, memorySaver, timeLangGraph, type Chain
 import { collectGarbage, measureGroup, type AsyncCase, type CaseResult } from './store-measure.js';
 import { fileStoreMaker, memoryStoreMaker, timeFanOut, timeFloor, timeOrchestraChain } from './store-orchestra.js';
 import { storePlaces, type Place } from './store-places.js';
+import { runPostgresSection, type PostgresSectionResult } from './store-postgres-section.js';
+import { postgresTable } from './store-postgres-report.js';
 import { summarize, type Stats } from './measure.js';
 
 /** Targets of the store benchmark. */
@@ -63,6 +68,27 @@ const benchStarted = performance.now();
 const loadAtStart = loadavg();
 const registry = benchRegistry();
 const places = storePlaces(args.diskDir);
+
+/** PostgreSQL beside the file store (store-postgres-section.ts); undefined when it failed (exit code 1). */
+async function measurePostgres(): Promise<PostgresSectionResult | undefined> {
+  try {
+    return await runPostgresSection({ nodes: args.postgresNodes, places, warmup: args.warmup, runs: args.runs, progress });
+  } catch (error) {
+    console.error(`bench:store: ${(error as Error).stack ?? String(error)}`);
+    process.exitCode = 1;
+    return undefined;
+  }
+}
+
+if (args.postgresOnly) {
+  const section = await measurePostgres();
+  if (section && args.json) console.log(JSON.stringify({ node: process.version, runs: args.runs, warmup: args.warmup, cores: cpus().length, loadAtStart, loadAtEnd: loadavg(), postgres: section }));
+  else if (section) {
+    const { lines } = postgresTable(section, args.runs, args.warmup);
+    console.log([`orchestra store benchmark, PostgreSQL only (node ${process.version}; ${cpus().length} cores; load average at start ${loadAtStart.map((l) => l.toFixed(2)).join(' ')})`, '', ...lines, '', `total bench time ${((performance.now() - benchStarted) / 1000).toFixed(0)} s; load average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`].join('\n'));
+  }
+  process.exit();
+}
 
 // ---------------------------------------------------------------------------
 // What is available.
@@ -248,6 +274,11 @@ if (process.exitCode === undefined && args.fanout.length > 0) {
 for (const base of bases.values()) rmSync(base, { recursive: true, force: true });
 
 // ---------------------------------------------------------------------------
+// PostgreSQL beside the file store.
+
+const postgres = process.exitCode === undefined && !args.noPostgres ? await measurePostgres() : undefined;
+
+// ---------------------------------------------------------------------------
 // Report.
 
 /** LangGraph's µs/node at `n`: measured, or extrapolated linearly in n from its two largest measured sizes below. */
@@ -400,7 +431,11 @@ if (fanRatio !== undefined && fanGoal !== undefined) {
   out.push(`  ${int((fanout.at(-1) as (typeof fanout)[number]).width)} / ${int((fanout[0] as (typeof fanout)[number]).width)}: ×${fanRatio.toFixed(2)} (target ≤ ×${fanGoal}) — ${verdict(fanRatio <= fanGoal)}`);
 }
 
-const missed = [...targetChecks.filter((t) => !t.met).map((t) => `${t.what}: ${t.value.toFixed(1)} vs target ${t.target}`), ...ratios.filter((r) => !r.met).map((r) => `LangGraph ÷ orchestra on ${r.group}, ${int(r.nodes)} nodes: ×${r.ratio.toFixed(2)} vs goal ≥ ×${r.goal}${r.estimated ? ' (LangGraph extrapolated)' : ''}`)];
+out.push('');
+const postgresReport = postgres ? postgresTable(postgres, args.runs, args.warmup) : undefined;
+out.push(...(postgresReport?.lines ?? [args.noPostgres ? 'PostgreSQL beside the file store: skipped (--no-postgres)' : 'PostgreSQL beside the file store: not measured']));
+
+const missed = [...(postgresReport?.missed ? [postgresReport.missed] : []), ...targetChecks.filter((t) => !t.met).map((t) => `${t.what}: ${t.value.toFixed(1)} vs target ${t.target}`), ...ratios.filter((r) => !r.met).map((r) => `LangGraph ÷ orchestra on ${r.group}, ${int(r.nodes)} nodes: ×${r.ratio.toFixed(2)} vs goal ≥ ×${r.goal}${r.estimated ? ' (LangGraph extrapolated)' : ''}`)];
 out.push('');
 out.push(missed.length ? `MISSED (${missed.length}):\n  ${missed.join('\n  ')}` : 'every target and goal measured was met');
 out.push(`total bench time ${((performance.now() - benchStarted) / 1000).toFixed(0)} s; load average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
@@ -421,6 +456,7 @@ if (args.json) {
       rss,
       fanout,
       fanoutPlace: fanPlace,
+      postgres: postgres ?? null,
       sqlite: sqlite ? (sqlite.ok ? { ok: true, from: sqlite.from, installSeconds: sqlite.installSeconds, journalMode: sqliteJournalMode, pragmas: sqlitePragmas } : sqlite) : null,
       memoryRunStore: !!memoryMaker,
       targets: STORE_TARGETS,
