@@ -62,6 +62,11 @@ export class PostgresLease implements RunLease {
     return !this.released && !this.lost;
   }
 
+  /** True until released: its holder's writes are fenced by its token (after a takeover, refused). */
+  get held(): boolean {
+    return !this.released;
+  }
+
   /** Pushes the expiry on; marks the lease lost when it was taken over. */
   async renew(): Promise<void> {
     if (this.released || this.lost) return;

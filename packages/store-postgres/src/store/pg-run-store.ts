@@ -18,6 +18,7 @@ import {
 } from '@orchestra/core/store';
 import { EVENTS_CHANNEL, type PostgresDatabase } from '../database/postgres-database.js';
 import { acquirePostgresLease, DEFAULT_LEASE_MS, holderOf, readLease, type PostgresLease } from './pg-lease.js';
+import { FENCE } from './fence.js';
 import { PostgresStage } from './pg-stage.js';
 
 /** Options of a {@link PostgresRunStore}. */
@@ -48,6 +49,7 @@ export function sqlState(error: unknown): string | undefined {
   }
   return undefined;
 }
+
 
 /** One of a run's line tables: the journal, the events, the interviews. */
 type LineTable = 'journal' | 'events' | 'interviews';
@@ -136,13 +138,17 @@ export class PostgresRunStore implements RunStore {
     if (result.rowCount === 0) await this.refused('its checkpoint');
   }
 
-  /** The token of the lease this store holds (its writes are fenced by it), or null. */
+  /**
+   * The token of the lease this store took and has not released, or null:
+   * its writes are fenced by it, so once another process has taken the run
+   * over (the token is no longer the lease's) every write is refused.
+   */
   private fence(): string | null {
-    return this.lease?.active ? this.lease.token : null;
+    return this.lease?.held ? this.lease.token : null;
   }
 
   /** Throws why a write was refused: the lease was taken over, or the run is gone. */
-  private async refused(what: string): Promise<never> {
+  async refused(what: string): Promise<never> {
     if (!(await this.exists())) throw new CheckpointError(`${this.location} holds no run (no manifest); cannot write ${what}`);
     this.lease?.stop(true);
     const row = await readLease(this.db, this.key);
@@ -208,12 +214,23 @@ export class PostgresRunStore implements RunStore {
     throw new RunLockedError(this.location, row ? holderOf(row) : { pid: 1, host: 'unknown', start_time: null, acquired_at: 'unknown' });
   }
 
-  /** Appends numbered lines to a line table (a retried append of the same lines adds nothing). */
+  /** Appends numbered lines to a line table (fenced; a retried append of the same lines adds nothing). */
   private async appendLines(table: LineTable, lines: readonly string[], notify: boolean): Promise<void> {
     if (lines.length === 0) return;
     const n = await this.nextLine(table);
-    const insert = `INSERT INTO orchestra.${table} (run_key, n, line) SELECT $1, $2 + i - 1, l || E'\\n' FROM unnest($3::text[]) WITH ORDINALITY AS t(l, i) ON CONFLICT DO NOTHING`;
-    await this.db.query(notify ? `WITH put AS (${insert} RETURNING 1) SELECT pg_notify('${EVENTS_CHANNEL}', $1) FROM (SELECT count(*) FROM put) AS c` : insert, [this.key, n, lines]);
+    const fence = this.fence();
+    const result = await this.db.query<{ added: number }>(
+      `WITH put AS (
+         INSERT INTO orchestra.${table} (run_key, n, line)
+         SELECT $1, $2 + i - 1, l || E'\\n' FROM unnest($3::text[]) WITH ORDINALITY AS t(l, i)
+         WHERE ${FENCE('$4')}
+         ON CONFLICT DO NOTHING RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM put)::int AS added${notify ? `, pg_notify('${EVENTS_CHANNEL}', $1)` : ''}`,
+      [this.key, n, lines, fence],
+    );
+    // Fewer lines than given: an earlier attempt stored them (fine), or the run was taken over (refused).
+    if ((result.rows[0]?.added ?? 0) < lines.length && fence !== null && (await readLease(this.db, this.key))?.token !== fence) await this.refused(`lines to its ${table}`);
     this.next.set(table, n + lines.length);
   }
 
@@ -244,8 +261,8 @@ export class PostgresRunStore implements RunStore {
   }
 
   private async writeDocument(name: 'pending' | 'answers', document: unknown): Promise<void> {
-    const result = await this.db.query(`UPDATE orchestra.runs SET ${name} = $2 WHERE key = $1`, [this.key, document === undefined ? null : JSON.stringify(document)]);
-    if (result.rowCount === 0) throw new CheckpointError(`${this.location} holds no run (no manifest)`);
+    const result = await this.db.query(`UPDATE orchestra.runs SET ${name} = $2 WHERE key = $1 AND ${FENCE('$3')}`, [this.key, document === undefined ? null : JSON.stringify(document), this.fence()]);
+    if (result.rowCount === 0) await this.refused(name === 'pending' ? 'its pending questions' : 'its answers');
   }
 
   readPendingQuestions(): Promise<unknown> {
@@ -268,7 +285,11 @@ export class PostgresRunStore implements RunStore {
     checkStageFileName(nodeId);
     let stage = this.stages.get(nodeId);
     if (!stage) {
-      stage = new PostgresStage(this.db, this.key, nodeId, (s) => this.directories.add(s));
+      stage = new PostgresStage(this.db, this.key, nodeId, {
+        madeDirectory: (s) => this.directories.add(s),
+        fence: () => this.fence(),
+        refused: (what) => this.refused(what),
+      });
       this.stages.set(nodeId, stage);
     }
     return stage.open();

@@ -5,24 +5,40 @@ import type { Writable } from 'node:stream';
 import type { StageStore } from '@orchestra/core';
 import { checkStageFileName, openFileStream } from '@orchestra/core/store';
 import type { PostgresDatabase } from '../database/postgres-database.js';
+import { FENCE } from './fence.js';
 
 /** Texts longer than this (in characters) go in `orchestra.stage_payloads`, keeping `stage_files` rows small. */
 export const LARGE_PAYLOAD_CHARS = 64 * 1024;
 
-/** Upserts one stage file (a large text in the payload table, replacing any payload it had). */
+/** Upserts one stage file (a large text in the payload table, replacing any payload it had), fenced by the lease token $6; says whether it could. */
 const WRITE_FILE = `
-WITH old AS (SELECT payload FROM orchestra.stage_files WHERE run_key = $1 AND node = $2 AND name = $3 AND payload IS NOT NULL),
-     big AS (INSERT INTO orchestra.stage_payloads (run_key, text) SELECT $1, $4::text WHERE $5::boolean RETURNING id),
+WITH ok AS (SELECT ${FENCE('$6')} AS yes),
+     old AS (SELECT payload FROM orchestra.stage_files WHERE run_key = $1 AND node = $2 AND name = $3 AND payload IS NOT NULL AND (SELECT yes FROM ok)),
+     big AS (INSERT INTO orchestra.stage_payloads (run_key, text) SELECT $1, $4::text WHERE $5::boolean AND (SELECT yes FROM ok) RETURNING id),
      put AS (
        INSERT INTO orchestra.stage_files (run_key, node, name, text, payload)
-       VALUES ($1, $2, $3, CASE WHEN $5::boolean THEN NULL ELSE $4::text END, (SELECT id FROM big))
+       SELECT $1, $2, $3, CASE WHEN $5::boolean THEN NULL ELSE $4::text END, (SELECT id FROM big) WHERE (SELECT yes FROM ok)
        ON CONFLICT (run_key, node, name) DO UPDATE SET text = EXCLUDED.text, payload = EXCLUDED.payload
-     )
-DELETE FROM orchestra.stage_payloads WHERE id IN (SELECT payload FROM old)`;
+     ),
+     gone AS (DELETE FROM orchestra.stage_payloads WHERE id IN (SELECT payload FROM old))
+SELECT (SELECT yes FROM ok) AS ok`;
 
+/** Removes one stage file and its payload, fenced by the lease token $4. */
 const REMOVE_FILE = `
-WITH gone AS (DELETE FROM orchestra.stage_files WHERE run_key = $1 AND node = $2 AND name = $3 RETURNING payload)
-DELETE FROM orchestra.stage_payloads WHERE id IN (SELECT payload FROM gone WHERE payload IS NOT NULL)`;
+WITH ok AS (SELECT ${FENCE('$4')} AS yes),
+     gone AS (DELETE FROM orchestra.stage_files WHERE run_key = $1 AND node = $2 AND name = $3 AND (SELECT yes FROM ok) RETURNING payload),
+     freed AS (DELETE FROM orchestra.stage_payloads WHERE id IN (SELECT payload FROM gone WHERE payload IS NOT NULL))
+SELECT (SELECT yes FROM ok) AS ok`;
+
+/** What a stage needs of its run store. */
+export interface StageHooks {
+  /** Told when the stage makes a temporary directory (the store syncs and removes it). */
+  madeDirectory(stage: PostgresStage): void;
+  /** The store's lease token, fencing writes (null: none held). */
+  fence(): string | null;
+  /** Throws why a write was refused (the run was taken over). */
+  refused(what: string): Promise<never>;
+}
 
 /** Opens a stage: creates it if new, and fetches its files, in one statement. */
 const OPEN_STAGE = `
@@ -50,7 +66,7 @@ export class PostgresStage {
     private readonly db: PostgresDatabase,
     private readonly runKey: string,
     readonly nodeId: string,
-    private readonly madeDirectory: (stage: PostgresStage) => void,
+    private readonly hooks: StageHooks,
   ) {
     checkStageFileName(nodeId);
   }
@@ -86,14 +102,20 @@ export class PostgresStage {
 
   private async store(name: string, text: string): Promise<void> {
     this.files.set(name, text);
-    await this.db.query(WRITE_FILE, [this.runKey, this.nodeId, name, text, text.length > LARGE_PAYLOAD_CHARS]);
+    const result = await this.db.query<{ ok: boolean }>(WRITE_FILE, [this.runKey, this.nodeId, name, text, text.length > LARGE_PAYLOAD_CHARS, this.hooks.fence()]);
+    if (result.rows[0]?.ok !== true) await this.hooks.refused(`${this.nodeId}/${name}`);
+  }
+
+  private async unstore(name: string): Promise<void> {
+    this.files.delete(name);
+    const result = await this.db.query<{ ok: boolean }>(REMOVE_FILE, [this.runKey, this.nodeId, name, this.hooks.fence()]);
+    if (result.rows[0]?.ok !== true) await this.hooks.refused(`${this.nodeId}/${name}`);
   }
 
   async remove(name: string): Promise<void> {
     checkStageFileName(name);
     if (this.dir !== undefined) rmSync(join(this.dir, name), { force: true });
-    this.files.delete(name);
-    await this.db.query(REMOVE_FILE, [this.runKey, this.nodeId, name]);
+    await this.unstore(name);
   }
 
   /** A stream writing a file in the stage's directory; what it wrote is stored when it closes. */
@@ -109,7 +131,7 @@ export class PostgresStage {
     const dir = mkdtempSync(join(tmpdir(), `orchestra-stage-${this.nodeId.replace(/[^A-Za-z0-9_.-]/g, '_')}-`));
     for (const [name, text] of this.files) writeFileSync(join(dir, name), text);
     this.dir = dir;
-    this.madeDirectory(this);
+    this.hooks.madeDirectory(this);
     return dir;
   }
 
@@ -139,10 +161,7 @@ export class PostgresStage {
       if (this.files.get(name) !== text) await this.store(name, text);
     }
     for (const name of [...this.files.keys()]) {
-      if (!present.has(name)) {
-        this.files.delete(name);
-        await this.db.query(REMOVE_FILE, [this.runKey, this.nodeId, name]);
-      }
+      if (!present.has(name)) await this.unstore(name);
     }
   }
 
