@@ -8,7 +8,7 @@ const server = usePostgres();
 let db: PostgresDatabase | undefined;
 afterAll(() => db?.close());
 
-async function refusal(write: () => Promise<unknown>): Promise<unknown> {
+async function refusal(write: () => unknown): Promise<unknown> {
   try {
     await write();
   } catch (error) {

@@ -1,7 +1,7 @@
-import { RunSupervisor, simulationBackend, type CodergenBackend } from '@orchestra/core';
+import { guardedSetup, RunSupervisor, simulationBackend, type CodergenBackend } from '@orchestra/core';
 import { readRunReport } from '@orchestra/core/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PostgresRunCatalogue, RunQueue, RunWorker } from '../src/index.js';
+import { PostgresRunCatalogue, RunQueue, RunWorker, runsToRecover } from '../src/index.js';
 import { usePostgres } from './support/postgres.js';
 
 const server = usePostgres();
@@ -118,4 +118,55 @@ describe('RunWorker', () => {
     expect((await store.readJournal()).entries.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
     expect(w.ended).toEqual([expect.objectContaining({ id, status: 'success' })]);
   }, 40_000);
+
+  it('a parked run whose answers were recorded but whose resume was never queued is found by a sweep and finished', async () => {
+    const url = await server().createDatabase();
+    const front = frontEnd(url);
+    const { id } = await front.supervisor.enqueue({ source: GATE, options: { simulate: true } });
+    const w = worker(url);
+    await w.start();
+    await until(async () => ((await front.supervisor.report(id)).state === 'parked' ? true : undefined));
+    await w.stop(2000);
+    // Recorded by a supervisor that queues nothing (as if the queue had lost the job).
+    const recorder = new RunSupervisor({ catalogue: front.catalogue });
+    expect(await recorder.answer(id, undefined, 'A', { resume: false })).toMatchObject({ resumed: false });
+    expect(await runsToRecover(front.catalogue.db, 0)).toEqual([id]);
+    const catalogue = new PostgresRunCatalogue(url);
+    const sweeping = new RunWorker({ catalogue, pollMs: 100, sweepMs: 200, quietMs: 0, checkpointIntervalMs: 0 });
+    closers.push(async () => {
+      await sweeping.stop(2000);
+      await catalogue.close();
+    });
+    await sweeping.start();
+    const done = await until(async () => {
+      const r = await front.supervisor.report(id);
+      return r.state === 'completed' ? r : undefined;
+    });
+    expect(done.restored.state.completedNodes).toEqual(['start', 'draft', 'review', 'exit']);
+  });
+
+  it('a run a worker refuses (tools not allowed) is left alone by sweeps until it is queued again', async () => {
+    const url = await server().createDatabase();
+    const front = frontEnd(url);
+    const tool = 'digraph Tool {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  t [shape=parallelogram, tool_command="echo hi"]\n  start -> t -> exit\n}\n';
+    const { id } = await front.supervisor.enqueue({ source: tool, options: {} });
+    const lines: string[] = [];
+    const catalogue = new PostgresRunCatalogue(url);
+    const strict = new RunWorker({ catalogue, pollMs: 100, sweepMs: 100, quietMs: 0, setup: guardedSetup({}), log: (line) => lines.push(line) });
+    closers.push(async () => {
+      await strict.stop(2000);
+      await catalogue.close();
+    });
+    await strict.start();
+    await until(async () => (lines.some((l) => l.includes('cannot be run here')) ? true : undefined));
+    expect(lines.find((l) => l.includes('cannot be run here'))).toContain('--allow-tools');
+    expect(await runsToRecover(front.catalogue.db, 0)).toEqual([]);
+    // A sweep may have queued it once more before it was marked; after that, several sweeps queue nothing.
+    await new Promise((r) => setTimeout(r, 300));
+    const refusals = lines.filter((l) => l.includes('cannot be run here')).length;
+    expect(refusals).toBeLessThanOrEqual(2);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(lines.filter((l) => l.includes('cannot be run here'))).toHaveLength(refusals);
+    expect((await front.supervisor.report(id)).restored.state.completedNodes).toEqual([]);
+  });
 });

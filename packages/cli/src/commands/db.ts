@@ -17,7 +17,14 @@ export async function dbMigrateCommand(flags: { store?: string }, io: CliIO): Pr
     return ExitCode.usage;
   }
   const { PostgresDatabase, RunQueue } = await import('@orchestra/store-postgres');
-  const db = new PostgresDatabase(spec);
+  let db: InstanceType<typeof PostgresDatabase>;
+  try {
+    db = new PostgresDatabase(spec);
+  } catch (error) {
+    if (!isOrchestraError(error)) throw error;
+    io.stderr(`orchestra: ${escapeControl(error.message)}\n`);
+    return ExitCode.usage;
+  }
   const queue = new RunQueue(db);
   try {
     const result = await db.connect();

@@ -1,4 +1,4 @@
-import { guardedSetup, isOrchestraError } from '@orchestra/core';
+import { guardedSetup, isOrchestraError, TOOL_BACKENDS } from '@orchestra/core';
 import { escapeControl } from '@orchestra/core/loader';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
@@ -47,8 +47,19 @@ export async function workerCommand(flags: WorkerFlags, io: CliIO): Promise<numb
       return ExitCode.usage;
     }
   }
+  if (flags.backend !== undefined && !flags.allowTools && TOOL_BACKENDS.has(flags.backend)) {
+    io.stderr(`orchestra: --backend ${flags.backend} lets models run commands on this machine: add --allow-tools to run it in a worker\n`);
+    return ExitCode.usage;
+  }
   const { PostgresRunCatalogue, RunWorker } = await import('@orchestra/store-postgres');
-  const catalogue = new PostgresRunCatalogue(spec, { leaseMs: (lease as number) * 1000 });
+  let catalogue: InstanceType<typeof PostgresRunCatalogue>;
+  try {
+    catalogue = new PostgresRunCatalogue(spec, { leaseMs: (lease as number) * 1000 });
+  } catch (error) {
+    if (!isOrchestraError(error)) throw error;
+    io.stderr(`orchestra: ${escapeControl(error.message)}\n`);
+    return ExitCode.usage;
+  }
   const workdir = process.cwd();
   const worker = new RunWorker({
     catalogue,

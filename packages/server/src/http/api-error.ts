@@ -2,7 +2,7 @@ import { OrchestraError, type CoreErrorCode } from '@orchestra/core';
 import type { ServerErrorCode } from '../server-error-codes.js';
 
 /** HTTP statuses the API answers errors with. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 421 | 422 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 421 | 422 | 500 | 503;
 
 /** The codes the API answers with: its own, and those of core's errors it passes on (a run's `ORCH_CHECKPOINT`, ...). */
 export type ApiErrorCode = ServerErrorCode | CoreErrorCode | (string & {});

@@ -82,11 +82,6 @@ CREATE TABLE orchestra.leases (
   expires_at timestamptz NOT NULL
 );
 CREATE INDEX leases_expiry ON orchestra.leases (expires_at);
-CREATE TABLE orchestra.run_requests (
-  id         text PRIMARY KEY,
-  request    text NOT NULL,
-  created_at timestamptz NOT NULL DEFAULT now()
-);
 `,
   },
 ];
@@ -96,6 +91,18 @@ export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 /** Any 64-bit number: the advisory lock that serializes migrations across processes. */
 const MIGRATION_LOCK = 7_240_511_023_119;
+
+/** The database's schema version; undefined when it has no orchestra schema yet. */
+async function schemaVersion(client: pg.ClientBase): Promise<number | undefined> {
+  const table = await client.query<{ present: boolean }>("SELECT to_regclass('orchestra.schema_migrations') IS NOT NULL AS present");
+  if (!table.rows[0]?.present) return undefined;
+  const found = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM orchestra.schema_migrations');
+  return found.rows[0]?.version ?? 0;
+}
+
+function newerSchema(where: string, version: number): OrchestraError {
+  return new OrchestraError('ORCH_DB_SCHEMA', `${where} is at schema version ${version}, newer than this orchestra knows (${SCHEMA_VERSION}); upgrade orchestra to use it`);
+}
 
 /** What {@link migrate} did. */
 export interface MigrationResult {
@@ -115,6 +122,12 @@ export interface MigrationResult {
  * and nothing is changed.
  */
 export async function migrate(client: pg.ClientBase, where: string): Promise<MigrationResult> {
+  // Up to date (the usual case): nothing is locked or created, so a role with no right to create schemas works.
+  const current = await schemaVersion(client);
+  if (current !== undefined && current >= SCHEMA_VERSION) {
+    if (current > SCHEMA_VERSION) throw newerSchema(where, current);
+    return { from: current, to: current, applied: [] };
+  }
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
@@ -122,9 +135,7 @@ export async function migrate(client: pg.ClientBase, where: string): Promise<Mig
     await client.query('CREATE TABLE IF NOT EXISTS orchestra.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
     const found = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM orchestra.schema_migrations');
     const from = found.rows[0]?.version ?? 0;
-    if (from > SCHEMA_VERSION) {
-      throw new OrchestraError('ORCH_DB_SCHEMA', `${where} is at schema version ${from}, newer than this orchestra knows (${SCHEMA_VERSION}); upgrade orchestra to use it`);
-    }
+    if (from > SCHEMA_VERSION) throw newerSchema(where, from);
     const applied = MIGRATIONS.filter((m) => m.version > from);
     for (const migration of applied) {
       await client.query(migration.sql);

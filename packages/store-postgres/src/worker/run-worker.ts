@@ -3,7 +3,7 @@ import { OrchestraError, RunLockedError, RunSupervisor, type RunResult, type Run
 import { isConnectionError } from '../database/database-errors.js';
 import type { PostgresRunCatalogue } from '../store/pg-run-catalogue.js';
 import { DEFAULT_LEASE_MS } from '../store/pg-lease.js';
-import { clearDeadLease, runsToRecover } from './lease-sweep.js';
+import { clearDeadLease, markRefused, runsToRecover } from './lease-sweep.js';
 import { CANCEL_CHANNEL, JOBS_CHANNEL, RunQueue, type RunJob } from './run-queue.js';
 
 /** Options of a {@link RunWorker}. */
@@ -179,7 +179,9 @@ export class RunWorker {
       await this.queue.fail(job, messageOf(error)).catch(() => {});
       return;
     } else {
-      this.log(`run ${id}: cannot be run here: ${messageOf(error)}`);
+      // Refused for good here (tools not allowed, no model, a damaged run): sweeps leave it alone until it is queued again.
+      this.log(`run ${id}: cannot be run here: ${messageOf(error)}; queue it again once a worker can (orchestra resume ${id} --detach)`);
+      await markRefused(this.options.catalogue.db, id).catch(() => {});
     }
     await this.queue.complete(job).catch(() => {});
   }
