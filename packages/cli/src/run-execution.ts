@@ -138,7 +138,7 @@ export async function execute(
   hintFlags: string[],
   launch: Launch,
   /** How printed commands name the run (default its directory, `logsRoot`): a store's runs by id. */
-  naming: { runRef?: (id: string) => string; storeArgs?: readonly string[] } = {},
+  naming: { runRef?: (id: string) => string; storeArgs?: readonly string[]; queuedOnAnswer?: boolean } = {},
 ): Promise<number> {
   const asking = await interviewerFor(flags, answered, setup.defaults, io);
   if (typeof asking === 'string') {
@@ -172,7 +172,7 @@ export async function execute(
     if (result.status === 'parked') {
       // The console parks the run when its input ends: then say how to run unattended too.
       const inputEnded = result.parkedReason === 'end-of-input';
-      io.stderr(parkedMessage({ logsRoot: ref, pending: await readPendingQuestions(run.store), resumeArgs: hintFlags, inputEnded, ...(naming.storeArgs ? { storeArgs: naming.storeArgs } : {}) }));
+      io.stderr(parkedMessage({ logsRoot: ref, pending: await readPendingQuestions(run.store), resumeArgs: hintFlags, inputEnded, ...(naming.storeArgs ? { storeArgs: naming.storeArgs } : {}), ...(naming.queuedOnAnswer ? { queuedOnAnswer: true } : {}) }));
     }
     if (result.status === 'interrupted') {
       io.stderr(`orchestra: interrupted; the checkpoint is saved. Continue with:\n  ${shellCommand(['orchestra', 'resume', ref, ...hintFlags.filter((f) => f !== '--park')])}\n`);

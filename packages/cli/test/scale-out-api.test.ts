@@ -154,4 +154,15 @@ describe('the HTTP API over a PostgreSQL store', () => {
     expect((await call('POST', `/pipelines/${id}/resume`, {})).status).toBe(200);
     await until('the run to be driven again', async () => (w.supervisor.isActive(id) || (await call('GET', `/pipelines/${id}`)).body.state === 'running' ? true : undefined));
   });
+
+  it('answers 503 naming host and port when the database cannot be reached', async () => {
+    const { call } = api('postgres://someone:hunter2secret@127.0.0.1:1/runs');
+    for (const path of ['/pipelines', '/pipelines/some-run']) {
+      const reply = await call('GET', path);
+      expect(reply.status, path).toBe(503);
+      expect(reply.body.error.code).toBe('ORCH_DB_UNREACHABLE');
+      expect(reply.body.error.message).toContain('cannot reach PostgreSQL at 127.0.0.1:1');
+      expect(JSON.stringify(reply.body)).not.toContain('hunter2secret');
+    }
+  });
 });

@@ -32,6 +32,7 @@ describe('--store with PostgreSQL', () => {
     expect(parked.code, parked.stderr).toBe(3);
     const id = /orchestra answer (\S+) --store/.exec(parked.stderr)?.[1] as string;
     expect(parked.stderr).toContain(`orchestra answer ${id} --store ${url} A`);
+    expect(parked.stderr).toContain(`then a worker continues it (orchestra worker); or continue it here:\n  orchestra resume ${id} --store ${url}`);
     const status = await cli('status', id, '--store', url);
     expect(status.code).toBe(3);
     expect(status.stdout).toContain(`run: ${id} in ${url}`);
@@ -44,6 +45,9 @@ describe('--store with PostgreSQL', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     const json = JSON.parse((await cli('status', id, '--store', url, '--json')).stdout);
     expect(json).toMatchObject({ state: 'completed', store: url, completed_nodes: 4 });
+    // Queuing an ended run again does nothing.
+    const again = await cli('resume', id, '--store', url, '--detach');
+    expect(again).toMatchObject({ code: 0, stdout: 'orchestra: this run already ended (completed); nothing to resume\n' });
   });
 
   it('--detach queues the run (its id on stdout); status calls it queued; ORCHESTRA_STORE names the store', async () => {
@@ -106,5 +110,11 @@ describe('--store: bad input, one line each, exit 2', () => {
     expect(worker.code).toBe(2);
     expect(worker.stderr).toContain('a worker takes runs from a PostgreSQL database');
     expect((await cli('worker', '--store', 'postgres://x@127.0.0.1:1/d', '--concurrency', '0')).stderr).toContain('--concurrency expects a whole number from 1 to 1000');
+    expect((await cli('worker', '--store', 'postgres://x@127.0.0.1:1/d', '--backend', 'agent')).stderr).toContain('--backend agent lets models run commands on this machine: add --allow-tools');
+    for (const command of [['worker'], ['db', 'migrate'], ['status', 'x'], ['serve']]) {
+      const result = await cli(...command, '--store', 'postgres://[nope');
+      expect(result.code, command.join(' ')).toBe(2);
+      expect(result.stderr, command.join(' ')).toContain('is not a PostgreSQL URL');
+    }
   });
 });

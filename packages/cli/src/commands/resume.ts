@@ -61,8 +61,13 @@ async function resumeTarget(target: CliRunTarget, given: ResumeCommandFlags, io:
       io.stderr('orchestra: --detach queues the run for workers: name their database with --store postgres://… (or $ORCHESTRA_STORE)\n');
       return ExitCode.usage;
     }
+    const report = await target.supervisor().report(target.id);
+    if (report.state === 'completed' || report.state === 'failed' || report.state === 'restarted') {
+      io.stdout(`orchestra: this run already ended (${report.state}); nothing to resume\n`);
+      return ExitCode.ok;
+    }
     await target.dispatch.resume(target.id);
-    if (!given.quiet) io.stderr(`orchestra: queued run ${escapeControl(target.id)}; a worker continues it\n`);
+    if (!given.quiet) io.stderr(`orchestra: queued run ${escapeControl(target.id)}; a worker continues it${report.owner?.alive ? ` once process ${report.owner.pid} on ${escapeControl(report.owner.host)} lets it go` : ''}\n`);
     return ExitCode.ok;
   }
   let setup: Setup | undefined;
@@ -127,7 +132,7 @@ async function resumeTarget(target: CliRunTarget, given: ResumeCommandFlags, io:
         }),
       };
     },
-    target.store !== undefined ? { runRef: (id) => id, storeArgs } : {},
+    target.store !== undefined ? { runRef: (id) => id, storeArgs, queuedOnAnswer: target.dispatch !== undefined } : {},
   );
 }
 

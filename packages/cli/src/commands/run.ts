@@ -125,7 +125,7 @@ export async function runLoaded(run: LoadedRun, flags: RunCommandFlags, io: CliI
           return ExitCode.ok;
         }
         const storeArgs = flags.store !== undefined ? ['--store', store.display] : [];
-        return await execute(io, flags, 0, setup, storeArgs, (attach) => supervisor.start(request, attach), { runRef: (id) => id, storeArgs });
+        return await execute(io, flags, 0, setup, storeArgs, (attach) => supervisor.start(request, attach), { runRef: (id) => id, storeArgs, queuedOnAnswer: store.dispatch !== undefined });
       } finally {
         await store.close();
       }

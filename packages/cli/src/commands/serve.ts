@@ -117,7 +117,9 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
       return ExitCode.usage;
     }
   }
-  const spec = storeSpec(flags);
+  // $ORCHESTRA_STORE counts for serve when it names a database (a directory of runs is --runs-dir's).
+  const fromEnv = flags.store === undefined ? storeSpec({}) : undefined;
+  const spec = flags.store ?? (fromEnv !== undefined && isDatabaseSpec(fromEnv) && project === undefined && flags.runsDir === undefined ? fromEnv : undefined);
   if (spec !== undefined && (!isDatabaseSpec(spec) || project !== undefined || flags.runsDir !== undefined)) {
     io.stderr(
       `orchestra: ${!isDatabaseSpec(spec) ? `--store for serve is a PostgreSQL URL (postgres://user@host:port/db); for a directory of runs use --runs-dir` : 'use --store without --runs-dir and --project (the database holds the runs)'}\n`,

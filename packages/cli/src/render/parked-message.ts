@@ -17,6 +17,8 @@ export interface ParkedMessageInput {
   resumeArgs: readonly string[];
   /** Arguments that, after the run's reference, say where it is kept (`--store <url>`): repeated by every command. */
   storeArgs?: readonly string[];
+  /** Answering queues the run for a worker (a PostgreSQL store): say so, and how to continue it here instead. */
+  queuedOnAnswer?: boolean;
   /** The run parked because the console's input ended (Ctrl-D, or stdin closed): say so, and how to run unattended. */
   inputEnded: boolean;
 }
@@ -78,7 +80,8 @@ export function parkedMessage(input: ParkedMessageInput): string {
     lines.push(`${head} Answer each question:`);
     for (const entry of pending) lines.push(`  ${describe(entry)}, ${accepted(entry.question)}:`, ...answerCommands(logsRoot, entry, true, store).map((c) => `    ${c}`));
   }
-  lines.push('then continue:', `  ${shellCommand(['orchestra', 'resume', logsRoot, ...input.resumeArgs])}`);
+  if (input.queuedOnAnswer) lines.push('then a worker continues it (orchestra worker); or continue it here:', `  ${shellCommand(['orchestra', 'resume', logsRoot, ...input.resumeArgs])}`);
+  else lines.push('then continue:', `  ${shellCommand(['orchestra', 'resume', logsRoot, ...input.resumeArgs])}`);
   if (inputEnded) {
     lines.push(
       'For a run with nobody at the terminal (CI), pass --auto-approve (the first choice at every gate) or --answers <file.json> (the answers, in order). To continue this one with the first choices:',

@@ -113,7 +113,9 @@ export async function continueRun(plan: Plan, store: RunStore, options: EngineOp
   const context = RunContext.restore(restored.context, restored.logs);
   const state = restored.state;
   state.status = 'running';
-  const ended = await runSession(plan, store, options, events, context, state, true);
+  // A run recorded and never started (queued for a worker) starts now: its first events say so, not "resumed".
+  const fresh = state.completedNodes.length === 0 && state.currentNode === null;
+  const ended = await runSession(plan, store, options, events, context, state, !fresh);
   return followRestarts(plan, options, events, ended);
 }
 
