@@ -88,5 +88,5 @@ export { RunEventLog, type EventListener, type FollowStart, type LoggedEvent } f
 export { OrchestraError, isOrchestraError } from './errors.js';
 export { CORE_ERROR_CODES, type CoreErrorCode } from './error-codes.js';
 export { MissingHandlerError } from './engine/plan.js';
-export { CheckpointError, NoSpaceError, RunLockedError } from './engine/store/store-errors.js';
+export { CheckpointError, NoSpaceError, RunLockedError, StoreUnavailableError, isStoreUnavailable } from './engine/store/store-errors.js';
 export { RunRefusal, RunUnreadableError } from './supervisor/run-refusal.js';

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { CheckpointError, OrchestraError, RunLockedError, RunRefusal, RunUnreadableError, ValidationError, type Diagnostic } from '@orchestra/core';
+import { CheckpointError, isStoreUnavailable, OrchestraError, RunLockedError, RunRefusal, RunUnreadableError, ValidationError, type Diagnostic } from '@orchestra/core';
 import { diagnosticToJson, sortDiagnostics } from '@orchestra/core/loader';
 import { PlanRefusal, type PlanRefusalKind } from '../plans/plan-refusal.js';
 import { ApiError, type ErrorStatus } from './api-error.js';
@@ -46,18 +46,6 @@ const REFUSAL_STATUS: Readonly<Record<string, ErrorStatus>> = {
   ORCH_RUN_NOT_FOUND: 404,
 };
 
-/**
- * The status of other orchestra errors, by code (anything else is the
- * request's fault: 400). A store that cannot be reached or used is the
- * server's trouble, not the request's.
- */
-const ORCHESTRA_ERROR_STATUS: Readonly<Record<string, ErrorStatus>> = {
-  ORCH_RUN_NOT_FOUND: 404,
-  ORCH_DB_UNREACHABLE: 503,
-  ORCH_DB_AUTH: 503,
-  ORCH_DB_SCHEMA: 503,
-  ORCH_DB: 500,
-};
 
 /** The status of a plan request's refusal, by its kind. */
 const PLAN_REFUSAL_STATUS: Readonly<Record<PlanRefusalKind, ErrorStatus>> = {
@@ -73,8 +61,8 @@ const PLAN_REFUSAL_STATUS: Readonly<Record<PlanRefusalKind, ErrorStatus>> = {
  * run another process holds 409 naming it; a damaged run (a resume refused)
  * 409; a plan request's refusal by its kind (none to act on 404, a
  * conflict with the plan's state 409, a damaged plan file 422); any other
- * orchestra error 400 (a store that cannot be reached or used 503, or 500);
- * anything else a 500.
+ * orchestra error 400 (a store that cannot be used now: 503); anything
+ * else a 500.
  */
 export function apiErrorOf(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
@@ -98,6 +86,7 @@ export function apiErrorOf(error: unknown): ApiError {
   }
   if (error instanceof RunLockedError) return new ApiError(409, error.code, error.message, { owner: { pid: error.holder.pid, host: error.holder.host, since: error.holder.acquired_at } });
   if (error instanceof CheckpointError) return new ApiError(409, error.code, error.message);
-  if (error instanceof OrchestraError) return new ApiError(ORCHESTRA_ERROR_STATUS[error.code] ?? 400, error.code, error.message);
+  if (isStoreUnavailable(error)) return new ApiError(503, error.code, error.message);
+  if (error instanceof OrchestraError) return new ApiError(error.code === 'ORCH_RUN_NOT_FOUND' ? 404 : 400, error.code, error.message);
   return new ApiError(500, 'ORCH_INTERNAL', `internal error: ${error instanceof Error ? error.message : String(error)}`);
 }

@@ -1,4 +1,4 @@
-import { OrchestraError } from '@orchestra/core';
+import { OrchestraError, StoreUnavailableError } from '@orchestra/core';
 import type { DatabaseTarget } from './database-url.js';
 
 /** Network error codes of a server that cannot be reached (or went away). */
@@ -27,17 +27,18 @@ export function addressOf(target: DatabaseTarget): string {
  * the server's message. One line each; the original error is the `cause`.
  */
 export function databaseError(error: unknown, target: DatabaseTarget): OrchestraError {
+  // Already said (a refusal of ours, such as ORCH_DB_SCHEMA): as it is.
   if (error instanceof OrchestraError) return error;
   const code = (error as { code?: unknown } | undefined)?.code;
   const message = error instanceof Error ? error.message : String(error);
   // 28P01/28000: refused login; a server asking a password none was given for fails in the client (SASL).
   if (code === '28P01' || code === '28000' || /^SASL: |client password must be a string/.test(message)) {
-    return new OrchestraError('ORCH_DB_AUTH', `PostgreSQL at ${addressOf(target)} refused the login of user ${JSON.stringify(target.user)} to database ${JSON.stringify(target.database)} (wrong password or no such user); check the URL given with --store or ORCHESTRA_STORE`, { cause: error });
+    return new StoreUnavailableError('ORCH_DB_AUTH', `PostgreSQL at ${addressOf(target)} refused the login of user ${JSON.stringify(target.user)} to database ${JSON.stringify(target.database)} (wrong password or no such user); check the URL given with --store or ORCHESTRA_STORE`, { cause: error });
   }
-  if (code === '3D000') return new OrchestraError('ORCH_DB', `PostgreSQL at ${addressOf(target)} has no database ${JSON.stringify(target.database)}; create it (createdb ${target.database}) or name another`, { cause: error });
+  if (code === '3D000') return new StoreUnavailableError('ORCH_DB', `PostgreSQL at ${addressOf(target)} has no database ${JSON.stringify(target.database)}; create it (createdb ${target.database}) or name another`, { cause: error });
   if (isConnectionError(error)) {
     const why = typeof code === 'string' && UNREACHABLE.has(code) ? code : message.split('\n')[0];
-    return new OrchestraError('ORCH_DB_UNREACHABLE', `cannot reach PostgreSQL at ${addressOf(target)} (${why}); is the server running and the address right?`, { cause: error });
+    return new StoreUnavailableError('ORCH_DB_UNREACHABLE', `cannot reach PostgreSQL at ${addressOf(target)} (${why}); is the server running and the address right?`, { cause: error });
   }
-  return new OrchestraError('ORCH_DB', `PostgreSQL at ${addressOf(target)}: ${message.split('\n')[0]}`, { cause: error });
+  return new StoreUnavailableError('ORCH_DB', `PostgreSQL at ${addressOf(target)}: ${message.split('\n')[0]}`, { cause: error });
 }

@@ -1,4 +1,4 @@
-import { OrchestraError } from '@orchestra/core';
+import { StoreUnavailableError, type OrchestraError } from '@orchestra/core';
 import type pg from 'pg';
 
 /** One step of the schema: applied once, in order, recorded in `orchestra.schema_migrations`. */
@@ -101,7 +101,7 @@ async function schemaVersion(client: pg.ClientBase): Promise<number | undefined>
 }
 
 function newerSchema(where: string, version: number): OrchestraError {
-  return new OrchestraError('ORCH_DB_SCHEMA', `${where} is at schema version ${version}, newer than this orchestra knows (${SCHEMA_VERSION}); upgrade orchestra to use it`);
+  return new StoreUnavailableError('ORCH_DB_SCHEMA', `${where} is at schema version ${version}, newer than this orchestra knows (${SCHEMA_VERSION}); upgrade orchestra to use it`);
 }
 
 /** What {@link migrate} did. */

@@ -47,3 +47,28 @@ export function noSpaceIn(error: unknown, where = 'the disk'): NoSpaceError | un
   }
   return undefined;
 }
+
+/** The brand of a {@link StoreUnavailableError}, shared by every copy of `@orchestra/core`. */
+const UNAVAILABLE = Symbol.for('orchestra.store-unavailable');
+
+/**
+ * Thrown by a store that cannot be used now: a database that cannot be
+ * reached, refuses the login, is at a newer schema, or refuses a statement.
+ * The runs in it are untouched; the code says which (the store's own
+ * codes). Front ends answer it as the service's trouble,
+ * not the request's (the HTTP API: 503); {@link isStoreUnavailable} tells it
+ * across copies of the package.
+ */
+export class StoreUnavailableError<Code extends string = string> extends OrchestraError<Code> {
+  readonly [UNAVAILABLE] = true;
+
+  constructor(code: Code, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/** Whether `error` is a {@link StoreUnavailableError} (of any copy of `@orchestra/core`). */
+export function isStoreUnavailable(error: unknown): error is StoreUnavailableError {
+  return typeof error === 'object' && error !== null && (error as { [UNAVAILABLE]?: unknown })[UNAVAILABLE] === true;
+}
