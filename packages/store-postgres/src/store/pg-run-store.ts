@@ -63,9 +63,10 @@ type LineTable = 'journal' | 'events' | 'interviews';
  * conformance suite, as the file store does.
  *
  * The journal's `seq` is unique per run: two workers can never both record
- * the same node visit. While this store holds the run's lease, its journal
- * and checkpoint writes are fenced by the lease: once another worker has
- * taken the run over, they fail with `RunLockedError`.
+ * the same node visit. From taking the run's lease to releasing it, every
+ * write of this store but process records is fenced by the lease's token:
+ * once another worker has taken the run over, they fail with
+ * `RunLockedError`.
  */
 export class PostgresRunStore implements RunStore {
   readonly runId: string;
@@ -106,10 +107,10 @@ export class PostgresRunStore implements RunStore {
     return (await this.db.query('SELECT 1 FROM orchestra.runs WHERE key = $1', [this.key])).rowCount === 1;
   }
 
-  private async column(name: 'manifest' | 'source' | 'checkpoint' | 'pending' | 'answers'): Promise<{ found: boolean; value: string | null }> {
+  /** A column of the run's row; null when the row or the value is missing. */
+  private async column(name: 'manifest' | 'source' | 'checkpoint' | 'pending' | 'answers'): Promise<{ value: string | null }> {
     const result = await this.db.query<{ value: string | null }>(`SELECT ${name} AS value FROM orchestra.runs WHERE key = $1`, [this.key]);
-    const row = result.rows[0];
-    return row ? { found: true, value: row.value } : { found: false, value: null };
+    return { value: result.rows[0]?.value ?? null };
   }
 
   async readManifest(): Promise<Manifest> {

@@ -30,6 +30,9 @@ export interface RunWorkerOptions {
   log?: (line: string) => void;
 }
 
+/** How many ended runs a worker remembers ({@link RunWorker.ended}): a worker lives long. */
+const ENDED_KEPT = 1000;
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -54,8 +57,13 @@ export class RunWorker {
   private sweeper: NodeJS.Timeout | undefined;
   private unlisten: (() => void) | undefined;
   private unlistenCancel: (() => void) | undefined;
-  /** Runs started or continued by this worker, and how they ended (for tests and the benchmark). */
+  /** The last {@link ENDED_KEPT} runs this worker drove, and how they ended (for tests and the benchmark). */
   readonly ended: { id: string; status: RunResult['status'] | 'error'; at: number }[] = [];
+
+  private record(id: string, status: RunResult['status'] | 'error'): void {
+    this.ended.push({ id, status, at: Date.now() });
+    if (this.ended.length > ENDED_KEPT) this.ended.splice(0, this.ended.length - ENDED_KEPT);
+  }
 
   constructor(private readonly options: RunWorkerOptions) {
     this.queue = new RunQueue(options.catalogue.db, { supervise: true });
@@ -143,13 +151,13 @@ export class RunWorker {
       const run = await this.supervisor.resume(id, { questions: 'park' });
       const done = run.done.then(
         async (result) => {
-          this.ended.push({ id, status: result.status, at: Date.now() });
+          this.record(id, result.status);
           this.log(`run ${id}: ${result.status}${result.failureReason ? ` (${result.failureReason})` : ''}`);
           // Stopped by this worker's shutdown: another worker goes on with it.
           if (result.status === 'interrupted' && this.stopping) await this.queue.resume(run.id).catch(() => {});
         },
         (error: unknown) => {
-          this.ended.push({ id, status: 'error', at: Date.now() });
+          this.record(id, 'error');
           this.log(`run ${id} stopped: ${messageOf(error)}`);
         },
       );
