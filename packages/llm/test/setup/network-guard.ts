@@ -1,4 +1,4 @@
-import { guardNetwork } from '@orchestra/testing';
+import { guardNetwork } from '@orchestra/testing/network-guard';
 import { afterAll, expect } from 'vitest';
 
 /**
