@@ -33,7 +33,7 @@ export type { RunOptions } from './runner/run-options.js';
 export { resumePipeline, type ResumeOptions } from './runner/resume-pipeline.js';
 export type { RunResult } from './engine/run-result.js';
 export type { Clock } from './engine/clock.js';
-export type { TokenUsage } from './engine/usage.js';
+export { formatCost, type Cost, type TokenUsage } from './engine/usage.js';
 
 // Events.
 export { EventBus } from './engine/event-bus.js';

@@ -51,7 +51,8 @@ export interface RunSummary {
   restarted_to: string | null;
   /** The id of the run a `loop_restart` continues this one in, when it is in the same runs directory. */
   restarted_to_id: string | null;
-  usage: { input_tokens: number; output_tokens: number; total_tokens: number } | null;
+  /** Tokens the run's LLM calls used; `cost` when `orchestra.yaml` prices every model it called. */
+  usage: { input_tokens: number; output_tokens: number; total_tokens: number; cost: CostJson | null } | null;
   questions: QuestionJson[];
   /** The conversations of interactive nodes under way: the prompt, each turn (agent message, human reply), and the agent message awaiting a reply. */
   conversations: ConversationJson[];
@@ -75,11 +76,18 @@ export interface DiagnosticJson {
   fix: string | null;
 }
 
-/** Tokens a model call (or several) used. */
+/** What LLM calls cost, in one currency (an ISO 4217 code such as `USD`). */
+export interface CostJson {
+  amount: number;
+  currency: string;
+}
+
+/** Tokens a model call (or several) used, and their cost when every call had a price. */
 export interface UsageJson {
   input_tokens: number;
   output_tokens: number;
   total_tokens: number;
+  cost?: CostJson;
 }
 
 /** One tool call of a conference's chief: a line of `<node>/receipts.jsonl`. */

@@ -95,3 +95,9 @@ export function eventSummary(event: StreamEvent): string {
     }
   }
 }
+
+/** An amount of money as the CLI prints it: `$0.0123` for US dollars, else `0.0123 EUR`. */
+export function moneyText(cost: { amount: number; currency: string }): string {
+  const amount = cost.amount.toFixed(cost.amount < 1 ? 4 : 2);
+  return cost.currency === 'USD' ? `$${amount}` : `${amount} ${cost.currency}`;
+}

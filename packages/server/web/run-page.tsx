@@ -5,7 +5,7 @@ import { conferenceStages } from './conference-stages.js';
 import { ConversationView } from './conversation.js';
 import { EventLog } from './event-log.js';
 import { changesPicture, changesSummary } from './event-types.js';
-import { dateTime } from './format.js';
+import { dateTime, moneyText } from './format.js';
 import { choicesOf, GateQuestion } from './gate-question.js';
 import { JsonPanel } from './json-view.js';
 import { PipelinePicture } from './pipeline-picture.js';
@@ -176,6 +176,12 @@ export function RunPage({ id }: { id: string }) {
             <div>
               <dt>Tokens</dt>
               <dd>{summary.usage.total_tokens}</dd>
+            </div>
+          )}
+          {summary?.usage?.cost && (
+            <div>
+              <dt>Cost</dt>
+              <dd class="run-cost">{moneyText(summary.usage.cost)}</dd>
             </div>
           )}
         </dl>

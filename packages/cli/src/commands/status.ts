@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Answer, JsonValue } from '@orchestra/core';
+import { formatCost, type Answer, type JsonValue } from '@orchestra/core';
 import { CONVERSATION_COMMANDS, isConversationQuestion } from '@orchestra/core/human';
 import { CONVERSATION_FILE } from '@orchestra/core/handlers';
 import { ConversationProgressSchema } from '@orchestra/core/store';
@@ -71,7 +71,9 @@ export function statusJson(report: RunReport, logsDir: string, store?: string, s
     next_node: state.nextNode,
     failure_reason: state.failureReason,
     restarted_to: state.restartedTo,
-    usage: state.usage ? { input_tokens: state.usage.inputTokens, output_tokens: state.usage.outputTokens, total_tokens: state.usage.totalTokens } : null,
+    usage: state.usage
+      ? { input_tokens: state.usage.inputTokens, output_tokens: state.usage.outputTokens, total_tokens: state.usage.totalTokens, cost: state.usage.cost ? { ...state.usage.cost } : null }
+      : null,
     pending: report.pending.map((p) => ({
       id: p.id,
       text: p.question.text,
@@ -110,7 +112,7 @@ function printStatus(report: RunReport, logsDir: string, io: CliIO, store?: stri
   out(`  nodes completed: ${completed.length}${completed.length ? ` (last: ${shown(completed.at(-1) as string)})` : ''}`);
   if (state.nextNode && report.state !== 'completed') out(`  next node: ${shown(state.nextNode)}`);
   if (state.failureReason) out(`  reason: ${escapeControl(state.failureReason)}`);
-  if (state.usage) out(`  tokens: ${state.usage.totalTokens.toLocaleString('en-US')} (${state.usage.inputTokens.toLocaleString('en-US')} in, ${state.usage.outputTokens.toLocaleString('en-US')} out)`);
+  if (state.usage) out(`  tokens: ${state.usage.totalTokens.toLocaleString('en-US')} (${state.usage.inputTokens.toLocaleString('en-US')} in, ${state.usage.outputTokens.toLocaleString('en-US')} out)${state.usage.cost ? `, cost ${formatCost(state.usage.cost)}` : ''}`);
   for (const line of conversationLines(report, logsDir)) out(`  ${line}`);
   printPending(report, logsDir, io, storeArgs, store);
   const resume = resumeCommand(report, logsDir, storeArgs);

@@ -1,4 +1,4 @@
-import type { RunEvent, RunResult, TokenUsage } from '@orchestra/core';
+import { formatCost, type RunEvent, type RunResult, type TokenUsage } from '@orchestra/core';
 import { escapeControl } from '@orchestra/core/loader';
 import type { PhaseCost } from '@orchestra/core/store';
 import type { CliIO } from '../io.js';
@@ -39,7 +39,7 @@ function phaseLine(phases: Readonly<Record<string, PhaseCost>>): string {
 
 /** `1,234 tokens` for a stage line. */
 function tokens(usage: TokenUsage | undefined): string {
-  return usage ? `  ${count(usage.totalTokens)} tokens` : '';
+  return usage ? `  ${count(usage.totalTokens)} tokens${usage.cost ? ` ${formatCost(usage.cost)}` : ''}` : '';
 }
 
 const SPIN = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -215,7 +215,7 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
     if (result.failureReason) io.stdout(`  reason: ${paint('red', escapeControl(result.failureReason))}\n`);
     if (result.usage) {
       const u = result.usage;
-      io.stdout(`  tokens: ${count(u.totalTokens)} (${count(u.inputTokens)} in, ${count(u.outputTokens)} out)\n`);
+      io.stdout(`  tokens: ${count(u.totalTokens)} (${count(u.inputTokens)} in, ${count(u.outputTokens)} out)${u.cost ? `, cost ${formatCost(u.cost)}` : ''}\n`);
       if (stageTokens.size > 0) {
         const here = [...stageTokens.values()].reduce((a, b) => a + b, 0);
         const before = u.totalTokens - here;

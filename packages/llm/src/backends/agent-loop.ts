@@ -9,6 +9,7 @@ import { addUsage } from '@orchestra/core/store';
 import type { LlmErrorCode } from '../errors/llm-error-codes.js';
 import type { PendingToolCall, ToolCallGuard } from '../tools/tool-call-guard.js';
 import { callModel, type ChatRunnable } from './call-model.js';
+import type { ModelPrice } from '../config/prices.js';
 
 /** The per-stage tool call log, in the stage directory: one JSON line per call. */
 export const TOOL_CALLS_FILE = 'tool-calls.jsonl';
@@ -31,6 +32,8 @@ export interface AgentLoopOptions {
   /** The model, with the tools bound when there are any. */
   model: ChatRunnable;
   modelName: string;
+  /** What the model's tokens cost, when known. */
+  price?: ModelPrice | undefined;
   tools: ReadonlyMap<string, StructuredToolInterface>;
   /** Most model calls; each call that asks for tools is followed by their results and another call. */
   maxTurns: number;
@@ -87,7 +90,7 @@ export async function runAgentLoop(messages: BaseMessage[], options: AgentLoopOp
   let usage: TokenUsage | undefined;
   for (let turn = 1; turn <= options.maxTurns; turn++) {
     // Tokens spent before an error reach the engine through the report (the stage handler attaches them).
-    const reply = await callModel(options.model, messages, { signal: options.signal, report: options.report, modelName: options.modelName });
+    const reply = await callModel(options.model, messages, { signal: options.signal, report: options.report, modelName: options.modelName, price: options.price });
     usage = addUsage(usage, reply.usage);
     const calls = reply.message.tool_calls ?? [];
     // Keep a plain AIMessage in the history (a merged chunk carries streaming-only fields).

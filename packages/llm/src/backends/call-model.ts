@@ -2,6 +2,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import type { Runnable } from '@langchain/core/runnables';
 import type { LlmReporter, TokenUsage } from '@orchestra/core';
+import type { ModelPrice } from '../config/prices.js';
 
 /** A chat model, possibly with tools bound (what `bindTools` returns). */
 export type ChatRunnable = BaseChatModel | Runnable<BaseMessage[], AIMessageChunk>;
@@ -14,12 +15,14 @@ export interface ModelReply {
   durationMs: number;
 }
 
-function usageOf(chunk: AIMessageChunk): TokenUsage | undefined {
+function usageOf(chunk: AIMessageChunk, price: ModelPrice | undefined): TokenUsage | undefined {
   const u = chunk.usage_metadata;
   if (!u) return undefined;
   const input = u.input_tokens ?? 0;
   const output = u.output_tokens ?? 0;
-  return { inputTokens: input, outputTokens: output, totalTokens: u.total_tokens ?? input + output };
+  const usage: TokenUsage = { inputTokens: input, outputTokens: output, totalTokens: u.total_tokens ?? input + output };
+  if (price) usage.cost = { amount: (input * price.input + output * price.output) / 1_000_000, currency: price.currency };
+  return usage;
 }
 
 function modelNameOf(chunk: AIMessageChunk, fallback: string): string {
@@ -37,7 +40,7 @@ function modelNameOf(chunk: AIMessageChunk, fallback: string): string {
 export async function callModel(
   model: ChatRunnable,
   messages: BaseMessage[],
-  options: { signal: AbortSignal; report: LlmReporter; modelName: string },
+  options: { signal: AbortSignal; report: LlmReporter; modelName: string; /** What the model's tokens cost (`orchestra.yaml` `prices`), for the call's usage. */ price?: ModelPrice | undefined },
 ): Promise<ModelReply> {
   const started = performance.now();
   let merged: AIMessageChunk | undefined;
@@ -49,7 +52,7 @@ export async function callModel(
   }
   const message = merged ?? new AIMessageChunk({ content: '' });
   const durationMs = performance.now() - started;
-  const usage = usageOf(message);
+  const usage = usageOf(message, options.price);
   const model_ = modelNameOf(message, options.modelName);
   options.report.response({ model: model_, durationMs, ...(usage ? { usage } : {}) });
   return { message, model: model_, durationMs, ...(usage ? { usage } : {}) };

@@ -21,6 +21,7 @@ import { toLangChainMessages } from '../messages/conversation-messages.js';
 import type { ToolCallGuard } from '../tools/tool-call-guard.js';
 import { runAgentLoop } from './agent-loop.js';
 import type { ChatRunnable } from './call-model.js';
+import type { ModelPrice } from '../config/prices.js';
 
 /** The model a stage talks to. */
 export interface StageModel {
@@ -29,6 +30,8 @@ export interface StageModel {
   name: string;
   /** Turns a provider's error into the one the stage fails with (a clear message, retryability). */
   wrapError?: (error: unknown) => unknown;
+  /** What its tokens cost (`orchestra.yaml` `prices`), when known: calls' usage then carries their cost. */
+  price?: ModelPrice | undefined;
 }
 
 /** An agent stage's tools. */
@@ -88,6 +91,7 @@ async function exchange(prepared: Prepared, request: CodergenRequest | Conversat
       nodeId: request.node.id,
       model: bound,
       modelName: stage.name,
+      price: stage.price,
       tools: new Map((kit?.tools ?? []).map((t) => [t.name, t])),
       maxTurns: kit?.maxTurns ?? 1,
       ...(kit?.guard ? { guard: kit.guard } : {}),

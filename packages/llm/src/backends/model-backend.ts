@@ -23,6 +23,7 @@ import { createLangChainBackend, type StageModel, type StageTools } from './lang
 import { conferenceSettings, type ConferenceRole } from '@orchestra/core/handlers';
 import { createConferenceBackend } from '../conference/conference-backend.js';
 import { conferenceRoles, configuredTemplates } from '../config/conference-roles.js';
+import { priceOf } from '../config/prices.js';
 
 /** Options of {@link createModelBackend}. */
 export interface ModelBackendOptions {
@@ -105,7 +106,7 @@ export function createModelBackend(options: ModelBackendOptions): ModelBackend {
       clients.set(key, model);
     }
     const target = targetOf(r);
-    return { model, name: r.model ?? model.getName(), wrapError: (error) => describeProviderError(error, target) };
+    return { model, name: r.model ?? model.getName(), wrapError: (error) => describeProviderError(error, target), price: priceOf(options.config.config, r.model) };
   };
 
   const agentTools = (request: CodergenRequest | ConversationStart): StageTools | undefined => {

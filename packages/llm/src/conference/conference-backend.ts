@@ -67,6 +67,7 @@ export function createConferenceBackend(options: ConferenceBackendOptions): Conf
           nodeId: request.node.id,
           model: bind(stage.model, tools),
           modelName: stage.name,
+          price: stage.price,
           tools: new Map(tools.map((t) => [t.name, t])),
           maxTurns,
           ...(guard ? { guard } : {}),
@@ -97,7 +98,7 @@ export function createConferenceBackend(options: ConferenceBackendOptions): Conf
       const messages: BaseMessage[] = [new SystemMessage(request.system), ...request.messages.map((m) => (m.role === 'user' ? new HumanMessage(m.content) : new AIMessage(m.content)))];
       try {
         // No tools are bound: a role's call sends no tool catalogue.
-        const reply = await callModel(stage.model, messages, { signal: request.signal, report: request.report, modelName: stage.name });
+        const reply = await callModel(stage.model, messages, { signal: request.signal, report: request.report, modelName: stage.name, price: stage.price });
         return { text: reply.message.text, model: reply.model, ...(reply.usage ? { usage: reply.usage } : {}) };
       } catch (error) {
         throw wrapped(stage, error, request.signal);

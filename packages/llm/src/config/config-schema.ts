@@ -1,6 +1,7 @@
 import { CONFERENCE_TEMPLATE_NAMES, EVIDENCE_RULES, REASONING_EFFORTS, ROLE_TIERS } from '@orchestra/core/loader';
 import { z } from 'zod';
 import { argvField, booleanField, choiceField, durationField, envNameField, integerField, nameField, rangeField, urlField } from './config-fields.js';
+import { PricesConfigSchema } from './prices.js';
 
 /** How a node's LLM work runs: one chat call, a tool-calling agent, or a CLI agent subprocess. */
 export const BACKENDS = ['chat', 'agent', 'cli'] as const;
@@ -106,6 +107,7 @@ export const OrchestraConfigSchema = z.strictObject({
   chat: section(ChatConfigSchema).optional(),
   roles: section(z.record(roleNameKey, RoleConfigSchema, { error: 'expected a mapping of role names to role settings' })).optional(),
   conference: section(ConferenceConfigSchema).optional(),
+  prices: section(PricesConfigSchema).optional(),
 }, { error: 'expected a mapping of settings' });
 
 /** `providers.<name>` after validation. */

@@ -3,7 +3,7 @@ import type { OrchestraConfig } from './config-schema.js';
 /** Sections that are maps by name: entries merge by key, a nearer entry replacing a farther one whole. */
 const MAP_SECTIONS = ['providers', 'models', 'roles'] as const;
 /** Sections with fixed keys: each key merges on its own, the nearer value (scalar or list) winning. */
-const OBJECT_SECTIONS = ['defaults', 'agent', 'cli_agent', 'interviewer', 'chat', 'conference'] as const;
+const OBJECT_SECTIONS = ['defaults', 'agent', 'cli_agent', 'interviewer', 'chat', 'conference', 'prices'] as const;
 
 /**
  * Layers configurations, nearest first: `providers`, `models` and `roles` merge by

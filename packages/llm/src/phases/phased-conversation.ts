@@ -63,6 +63,7 @@ export class PhasedConversation implements Conversation {
         nodeId: this.request.node.id,
         model: bound,
         modelName: model.name,
+        price: model.price,
         tools: new Map(tools.map((t) => [t.name, t])),
         maxTurns: this.options.callsPerReply ?? 2,
         ...(this.options.guard ? { guard: this.options.guard } : {}),

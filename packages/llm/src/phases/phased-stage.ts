@@ -11,6 +11,7 @@ import { callModel, type ChatRunnable } from '../backends/call-model.js';
 import type { ToolCallGuard } from '../tools/tool-call-guard.js';
 import { phaseNode, type PhaseName, type PhaseSpec } from './phase-spec.js';
 import { serializeArtifact, type SerializeAttempt } from './serialize.js';
+import type { ModelPrice } from '../config/prices.js';
 
 /** The tool that ends Discuss: the model says it has what the artifact needs. */
 export const READY_TOOL = 'ready_to_summarize';
@@ -39,6 +40,8 @@ export interface PhaseModel {
   model: BaseChatModel;
   name: string;
   wrapError?: (error: unknown) => unknown;
+  /** What its tokens cost (`orchestra.yaml` `prices`), when known. */
+  price?: ModelPrice | undefined;
 }
 
 /** What a phased stage needs besides the request. */
@@ -121,6 +124,7 @@ export async function runPhasedStage(request: CodergenRequest, options: PhasedSt
           nodeId: node.id,
           model: bound,
           modelName: model.name,
+          price: model.price,
           tools: new Map(tools.map((t) => [t.name, t])),
           maxTurns: spec.discussTurns,
           ...(options.guard ? { guard: options.guard } : {}),
@@ -174,7 +178,7 @@ export async function finishPhases(request: PhaseRequest, options: FinishPhasesO
   if (progress.summary === undefined) {
     // Summarize: the whole exchange, tool calls and results included; no tools offered.
     const model = options.model(phaseNode(node, 'summarize'));
-    const reply = await wrapped(model, signal, () => callModel(model.model, [...closeOpenCalls(options.discussion), new HumanMessage(SUMMARIZE_INSTRUCTION)], { signal, report: reporterFor(request, 'summarize'), modelName: model.name }));
+    const reply = await wrapped(model, signal, () => callModel(model.model, [...closeOpenCalls(options.discussion), new HumanMessage(SUMMARIZE_INSTRUCTION)], { signal, report: reporterFor(request, 'summarize'), modelName: model.name, price: model.price }));
     add(progress.cost, 'summarize', 1, reply.usage);
     progress.summary = reply.message.text.trim();
     delete progress.discuss; // the summary is all Serialize needs
@@ -197,6 +201,7 @@ export async function finishPhases(request: PhaseRequest, options: FinishPhasesO
       nodeId: node.id,
       model: model.model,
       modelName: model.name,
+      price: model.price,
       messages,
       rules: spec.rules,
       context: request.context.snapshot(),

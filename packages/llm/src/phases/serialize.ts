@@ -8,6 +8,7 @@ import { callModel, type ChatRunnable } from '../backends/call-model.js';
 import type { ArtifactIssues } from './schema-issues.js';
 import { validateArtifact, type ArtifactRules } from './validate-artifact.js';
 import { issueCount, toolErrorFeedback, validationFeedback, type ValidationFeedback } from './validation-feedback.js';
+import type { ModelPrice } from '../config/prices.js';
 
 /** Retries after a failed finalization call when the node does not set `validation_retries`. */
 export const DEFAULT_VALIDATION_RETRIES = 3;
@@ -60,6 +61,8 @@ export interface SerializeOptions {
   /** A chat model that can call tools (`bindTools`). */
   model: BaseChatModel;
   modelName: string;
+  /** What the model's tokens cost, when known. */
+  price?: ModelPrice | undefined;
   /** The conversation so far (the system prompt and the summary); extended in place with every call and feedback. */
   messages: BaseMessage[];
   rules: ArtifactRules;
@@ -116,7 +119,7 @@ export async function serializeArtifact(options: SerializeOptions): Promise<Seri
   const model = options.model.bindTools([tool], { tool_choice: toolName }) as ChatRunnable;
   let usage: TokenUsage | undefined;
   for (let attempt = 1; ; attempt++) {
-    const reply = await callModel(model, messages, { signal, report, modelName: options.modelName });
+    const reply = await callModel(model, messages, { signal, report, modelName: options.modelName, price: options.price });
     usage = addUsage(usage, reply.usage);
     const calls = reply.message.tool_calls ?? [];
     const broken = (reply.message.invalid_tool_calls ?? []).filter((c) => c.name === toolName);

@@ -30,7 +30,7 @@ describe('ConfigError', () => {
     expect(error.issue?.code).toBe('unrecognized_keys');
     expect(errorOf('modles: {}').message).toBe(`${FILE}:1:1: modles: unknown key (did you mean models?)`);
     expect(errorOf('agent:', '  maxTurns: 3').message).toBe(`${FILE}:2:3: agent.maxTurns: unknown key (did you mean max_turns?)`);
-    expect(errorOf('colour: red').message).toBe(`${FILE}:1:1: colour: unknown key (known keys: providers, models, defaults, agent, cli_agent, interviewer, chat, roles, conference)`);
+    expect(errorOf('colour: red').message).toBe(`${FILE}:1:1: colour: unknown key (known keys: providers, models, defaults, agent, cli_agent, interviewer, chat, roles, conference, prices)`);
   });
 
   it('reports a value of the wrong kind as "expected X, got Y"', () => {

@@ -60,7 +60,9 @@ export function runSummary(
     failure_reason: state.failureReason ?? null,
     restarted_to: state.restartedTo ?? null,
     restarted_to_id: state.restartedTo && dirname(state.restartedTo) === dirname(report.dir) ? basename(state.restartedTo) : null,
-    usage: state.usage ? { input_tokens: state.usage.inputTokens, output_tokens: state.usage.outputTokens, total_tokens: state.usage.totalTokens } : null,
+    usage: state.usage
+      ? { input_tokens: state.usage.inputTokens, output_tokens: state.usage.outputTokens, total_tokens: state.usage.totalTokens, cost: state.usage.cost ? { ...state.usage.cost } : null }
+      : null,
     questions: extra.questions.map(questionJson),
     conversations: conversationsOf(state.nodeProgress),
     server_error: extra.serverError ?? null,
