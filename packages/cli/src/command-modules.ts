@@ -23,6 +23,6 @@ export const commandModules = {
   plan: () => import('./commands/plan.js'),
   worker: () => import('./commands/worker.js'),
   db: () => import('./commands/db.js'),
-  /** Not a command: `validate`'s check of conference roles against orchestra.yaml (it loads the YAML parser). */
-  conferenceRoles: () => import('./commands/conference-roles.js'),
+  /** Not a command: `validate`'s checks against orchestra.yaml, conference roles and providers (it loads the YAML parser). */
+  configChecks: () => import('./commands/config-checks.js'),
 };

@@ -45,7 +45,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .argument('<files...>', 'pipeline .dot files')
     .option('--json', 'print the diagnostics of every file as one JSON array')
     .action(async (files: string[], options: { json?: boolean }) => {
-      exitCode = await (await import('./commands/validate.js')).validateCommand(files, { ...options, checkRoles: async (graph, file) => (await commandModules.conferenceRoles()).conferenceRoleDiagnostics(graph, file) }, io === processIO ? directProcessIO() : io);
+      exitCode = await (await import('./commands/validate.js')).validateCommand(files, { ...options, checkConfig: async (graph, file) => (await commandModules.configChecks()).configDiagnostics(graph, file) }, io === processIO ? directProcessIO() : io);
     });
 
   program

@@ -1,26 +1,22 @@
-import { escapeControl, resolveHandlerType, sortDiagnostics, type Diagnostic, type Graph } from '@orchestra/core/loader';
+import { escapeControl, sortDiagnostics, type Diagnostic, type Graph } from '@orchestra/core/loader';
+import { needsConfigCheck } from '../config-needs.js';
 import { ExitCode } from '../exit-codes.js';
 import { loadForCommand } from '../load-pipeline-file.js';
 import { diagnosticToJson, formatDiagnostic, formatSummary } from '../format-diagnostics.js';
 import type { CliIO } from '../io.js';
 import { terminalJson } from '../render/terminal-json.js';
 
-/** Whether a pipeline has a conference node (whose roles the configuration must define). */
-function hasConference(graph: Graph): boolean {
-  for (const node of graph.nodes.values()) if (resolveHandlerType(node) === 'conference') return true;
-  return false;
-}
-
 /** Options of `orchestra validate`. */
 export interface ValidateCommandOptions {
   json?: boolean;
   /**
-   * Checks the roles of a pipeline's conference nodes against the
-   * orchestra.yaml that applies (diagnostics, or the configuration's error
-   * message). The program passes it, loaded only when a pipeline has
-   * conference nodes, so validating a plain pipeline stays small.
+   * Checks a pipeline against the orchestra.yaml that applies: its
+   * conference nodes' roles and the providers its nodes name (diagnostics,
+   * or the configuration's error message). The program passes it, loaded
+   * only when a pipeline has such nodes, so validating a plain pipeline
+   * stays small.
    */
-  checkRoles?: (graph: Graph, file: string) => Promise<Diagnostic[] | string>;
+  checkConfig?: (graph: Graph, file: string) => Promise<Diagnostic[] | string>;
 }
 
 /**
@@ -42,8 +38,8 @@ export async function validateCommand(files: string | readonly string[], options
       code = ExitCode.usage;
       continue;
     }
-    // Conference roles are checked against the orchestra.yaml that applies, when there is one.
-    const roles = result.graph && options.checkRoles && hasConference(result.graph) ? await options.checkRoles(result.graph, file) : [];
+    // Conference roles and named providers are checked against the orchestra.yaml that applies.
+    const roles = result.graph && options.checkConfig && needsConfigCheck(result.graph) ? await options.checkConfig(result.graph, file) : [];
     if (typeof roles === 'string') {
       io.stderr(`orchestra: ${escapeControl(roles)}\n`);
       code = ExitCode.usage;
@@ -57,7 +53,7 @@ export async function validateCommand(files: string | readonly string[], options
       for (const d of diagnostics) io.stdout(`${formatDiagnostic(d, file)}\n`);
       io.stdout(`${formatSummary(diagnostics, file)}\n`);
     }
-    if ((!result.ok || roles.length > 0) && code === ExitCode.ok) code = ExitCode.failed;
+    if ((!result.ok || roles.some((d) => d.severity === 'error')) && code === ExitCode.ok) code = ExitCode.failed;
   }
   // A file that cannot be read leaves stdout alone; with none read there is no array to print.
   if (options.json && read > 0) io.stdout(`${terminalJson(json, 2)}\n`);

@@ -42,4 +42,6 @@ export { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_MAX_TURNS, agentSettings, type Agen
 export { DEFAULT_CLI_AGENT_TIMEOUT_MS, cliAgentSettings, type CliAgentSettings } from './cli-agent-settings.js';
 export { chatSettings, interviewerSettings, type InterviewerSettings } from './interviewer-settings.js';
 export { conferenceRoles, configuredTemplates, roleNames, unknownRoleMessage } from './conference-roles.js';
+export { isKnownProvider, knownProviders } from './provider-names.js';
+export { priceOf, PricesConfigSchema, type ModelPrice } from './prices.js';
 export { simulationWithRoles } from './simulated-roles.js';

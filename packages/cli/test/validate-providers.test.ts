@@ -1,0 +1,45 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from './cli-helpers.js';
+import { cliWith } from './in-process.js';
+
+/** `validate` warns when a node names a provider that is neither built in nor configured (`known_provider`). */
+
+const PIPELINE = `digraph P {
+  graph [model_stylesheet="#review { llm_provider: gemini; }"]
+  start [shape=Mdiamond]
+  exit [shape=Msquare]
+  draft [prompt="Draft", llm_provider=anthropic, llm_model="claude-sonnet-4-5"]
+  review [prompt="Review"]
+  local [prompt="Local", llm_provider=openai]
+  start -> draft -> review -> local -> exit
+}
+`;
+
+function project(config?: string): string {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'pipeline.dot'), PIPELINE);
+  if (config !== undefined) writeFileSync(join(dir, 'orchestra.yaml'), config);
+  return dir;
+}
+
+describe('validate: providers a pipeline names', () => {
+  it('warns at the node for each provider neither built in nor configured, as written or set by the stylesheet; still valid', async () => {
+    const dir = project();
+    const result = await cliWith(['validate', 'pipeline.dot'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('pipeline.dot:5:3: warning [known_provider] node draft: llm_provider="anthropic" names a provider that is neither built in nor configured (no orchestra.yaml applies to this pipeline); a run stops at this node unless providers.anthropic is added to orchestra.yaml');
+    expect(result.stdout).toMatch(/warning \[known_provider\] node review: llm_provider="gemini"/);
+    expect(result.stdout).not.toMatch(/node local:/);
+  });
+
+  it('says nothing of providers orchestra.yaml configures, and names the file and the known ones otherwise', async () => {
+    const dir = project('providers:\n  anthropic:\n    base_url: http://127.0.0.1:9/v1\n');
+    const result = await cliWith(['validate', 'pipeline.dot', '--json'], { cwd: dir });
+    expect(result.code).toBe(0);
+    const diagnostics = JSON.parse(result.stdout) as { rule: string; node_id?: string; message: string }[];
+    const providers = diagnostics.filter((d) => d.rule === 'known_provider');
+    expect(providers.map((d) => d.message)).toEqual([expect.stringContaining(`node review: llm_provider="gemini" names a provider that is neither built in nor configured in ${join(dir, 'orchestra.yaml')} (known: openai, anthropic)`)]);
+  });
+});
