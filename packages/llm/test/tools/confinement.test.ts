@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WORKSPACE_TOOL_NAMES, Workspace, createWorkspaceTools, type WorkspaceToolName } from '../../src/tools/index.js';
@@ -14,6 +14,7 @@ beforeEach(() => {
   outside = join(base, 'outside');
   mkdirSync(root);
   write(outside, 'secret.txt', 'TOP SECRET\n');
+  write(base, 'parent-marker.txt', 'PARENT MARKER\n');
   write(root, 'src/a.ts', 'export const a = 1;\n');
   symlinkSync(join(outside, 'secret.txt'), join(root, 'secret-link.txt'));
   symlinkSync(outside, join(root, 'out-dir'));
@@ -25,12 +26,13 @@ afterEach(removeTempDirs);
 const tools = () => createWorkspaceTools({ root, tools: WORKSPACE_TOOL_NAMES.filter((t): t is WorkspaceToolName => t !== 'run_command'), commandTimeoutMs: 1000 });
 
 async function refusal(promise: Promise<unknown>): Promise<Error & { refused?: boolean; code?: string }> {
+  let result: unknown;
   try {
-    await promise;
+    result = await promise;
   } catch (error) {
     return error as Error;
   }
-  throw new Error('expected a refusal');
+  throw new Error(`expected a refusal, got: ${String(result)}`);
 }
 
 describe('Workspace.resolve', () => {
@@ -56,6 +58,14 @@ describe('Workspace.resolve', () => {
       expect(error?.message).toMatch(/^refused: .* (is outside the workspace|leads outside the workspace through a symbolic link) \(.*\/ws\); use a path inside it$/);
     }
     expect(() => ws.resolve('../x')).toThrow(`refused: ../x is outside the workspace (${root}); use a path inside it`);
+  });
+
+  it('refuses the workspace\'s parent itself: .., ../, sub/../.. and its absolute path', () => {
+    const ws = new Workspace(root);
+    for (const path of PARENT_PATHS()) {
+      expect(() => ws.resolve(path), path).toThrow(`refused: ${path} is outside the workspace (${root}); use a path inside it`);
+      expect(() => ws.resolve(path, { write: true }), path).toThrow(`refused: ${path} is outside the workspace (${root}); use a path inside it`);
+    }
   });
 
   it('refuses a dangling link and a path through it (where it leads cannot be checked)', () => {
@@ -101,6 +111,34 @@ describe('Workspace.resolve', () => {
 
   it('escapes control characters of the path in messages', () => {
     expect(() => new Workspace(root).resolve('../\u001b[31mred')).toThrow('refused: ../\\e[31mred is outside');
+  });
+});
+
+/** Ways of naming the workspace's parent directory (`base`), which holds parent-marker.txt. */
+const PARENT_PATHS = () => ['..', '../', '../.', 'src/../..', 'missing/../..', base, `${base}/`];
+
+/** Each file tool, with the arguments it is called with on `path`. */
+const PARENT_CALLS: { label: string; name: string; args: (path: string) => Record<string, unknown> }[] = [
+  { label: 'read_file', name: 'read_file', args: (path) => ({ path }) },
+  { label: 'write_file', name: 'write_file', args: (path) => ({ path, content: 'pwned' }) },
+  { label: 'edit_file', name: 'edit_file', args: (path) => ({ path, old_text: 'PARENT', new_text: 'PWNED' }) },
+  { label: 'list_files', name: 'list_files', args: (path) => ({ path }) },
+  { label: 'list_files (recursive)', name: 'list_files', args: (path) => ({ path, recursive: true }) },
+  { label: 'search_text', name: 'search_text', args: (path) => ({ pattern: 'MARKER', path }) },
+];
+
+describe('file tools refuse the workspace\'s parent directory itself', () => {
+  it.each(PARENT_CALLS)('$label refuses .., ../, sub/../.. and the parent\'s absolute path and touches nothing there', async ({ name, args }) => {
+    const t = tools();
+    const before = readdirSync(base).sort();
+    for (const path of PARENT_PATHS()) {
+      const error = await refusal(call(t, name, args(path)));
+      expect(error.message, `${name} ${path}`).toBe(`refused: ${path} is outside the workspace (${root}); use a path inside it`);
+      expect(error.refused).toBe(true);
+      expect(error.code).toBe('ORCH_TOOL_REFUSED');
+    }
+    expect(readdirSync(base).sort()).toEqual(before);
+    expect(read(join(base, 'parent-marker.txt'))).toBe('PARENT MARKER\n');
   });
 });
 

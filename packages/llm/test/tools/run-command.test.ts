@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commandEnvironment, createWorkspaceTools } from '../../src/tools/index.js';
@@ -20,6 +21,13 @@ describe('run_command', () => {
     expect(await call(commandTools(root), 'run_command', { command: 'pwd' })).toMatch(new RegExp(`^exit code 0\\n--- stdout ---\\n.*${root.split('/').pop()}$`));
   });
 
+  it('takes no working directory from the model: a cwd or path of .. is ignored and the command starts in the workspace root', async () => {
+    const root = tempDir();
+    expect(await call(commandTools(root), 'run_command', { command: 'pwd', cwd: '..', path: '..', working_directory: '..' })).toBe(
+      `exit code 0\n--- stdout ---\n${realpathSync(root)}`,
+    );
+  });
+
   it('passes the command as one argument: quotes and substitutions are the shell\'s, nothing is added', async () => {
     const root = tempDir();
     expect(await call(commandTools(root), 'run_command', { command: `printf '%s|' "a b" 'c"d' '$(x)'` })).toBe('exit code 0\n--- stdout ---\na b|c"d|$(x)|');
@@ -37,10 +45,18 @@ describe('run_command', () => {
 
   it('hides API keys, tokens and secrets from the command', async () => {
     const root = tempDir();
-    const env = { PATH: process.env.PATH, OPENAI_API_KEY: 'sk-1', GITHUB_TOKEN: 'gh-2', MY_SECRET: 's-3', AWS_SECRET_ACCESS_KEY: 'a-4', CUSTOM_KEY_VAR: 'c-5', VISIBLE: 'ok' };
+    // Values no temporary directory name (mkdtemp's 6-character suffix, seen through PWD) or PATH can contain by chance.
+    const secrets = {
+      OPENAI_API_KEY: 'secret-value-openai-7f3a9c1e',
+      GITHUB_TOKEN: 'secret-value-github-2b8d4e6a',
+      MY_SECRET: 'secret-value-mine-5c0f1a93',
+      AWS_SECRET_ACCESS_KEY: 'secret-value-aws-e4d7b260',
+      CUSTOM_KEY_VAR: 'secret-value-custom-91ac3f58',
+    };
+    const env = { PATH: process.env.PATH, ...secrets, VISIBLE: 'ok' };
     const out = await call(commandTools(root, 10_000, env, ['CUSTOM_KEY_VAR']), 'run_command', { command: 'env' });
     expect(out).toContain('VISIBLE=ok');
-    for (const secret of ['sk-1', 'gh-2', 's-3', 'a-4', 'c-5']) expect(out).not.toContain(secret);
+    for (const [name, secret] of Object.entries(secrets)) expect(out, name).not.toContain(secret);
     expect(commandEnvironment({ A_TOKEN: 'x', TOKENIZER: 'y', PASSWORD: 'z', openai_api_key: 'w' })).toEqual({ TOKENIZER: 'y' });
   });
 
