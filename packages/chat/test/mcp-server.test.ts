@@ -182,7 +182,7 @@ describe('orchestra MCP server', () => {
     const c = await connect(project(), undefined, async () => backend);
     const launch = (await c.listTools()).tools.find((t) => t.name === 'launch_run');
     const tokens = launch?.outputSchema?.properties?.tokens as { anyOf?: { properties?: Record<string, unknown> }[] };
-    expect(Object.keys(tokens.anyOf?.find((s) => s.properties)?.properties ?? {})).toEqual(['input_tokens', 'output_tokens', 'total_tokens']);
+    expect(Object.keys(tokens.anyOf?.find((s) => s.properties)?.properties ?? {})).toEqual(['input_tokens', 'output_tokens', 'total_tokens', 'cost']);
     const result = value(await call('launch_run', { task: 'Count', wait: true }));
     expect(result.status).toBe('completed');
     expect(result.tokens).toEqual({ input_tokens: 40, output_tokens: 2, total_tokens: 42 });

@@ -50,7 +50,7 @@ export const RunResultSchema = z.object({
   pipeline: z.string().describe('The project pipeline it ran, or `template:<mode>`.'),
   status: z.enum(['completed', 'failed', 'cancelled', 'running', 'waiting']).describe('`cancelled`: stopped before its end (resumable); `waiting`: a question is pending (answer_question).'),
   duration_ms: z.number(),
-  tokens: TokenUsageFileSchema.nullable().describe('Tokens over its LLM calls (as status.json records them), or null when none were reported (simulated runs).'),
+  tokens: TokenUsageFileSchema.nullable().describe('Tokens over its LLM calls (as status.json records them, with their cost when orchestra.yaml prices every model called), or null when none were reported (simulated runs).'),
   final_response: z.string().nullable().describe('The last LLM stage\'s response (the best branch\'s when the run ended at a fan-in).'),
   artifacts: z.array(z.string()).describe('Files the run wrote under its artifacts/ directory (relative to run_dir).'),
   run_dir: z.string(),

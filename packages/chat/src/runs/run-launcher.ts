@@ -221,7 +221,7 @@ export class RunLauncher {
       pipeline: description?.pipeline ?? manifest.source_file ?? manifest.pipeline,
       status: statusOf(view),
       duration_ms: ended || !view.live ? (await lastEventAt(store, started)) - started : Date.now() - started,
-      tokens: usage ? { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, total_tokens: usage.totalTokens } : null,
+      tokens: usage ? { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, total_tokens: usage.totalTokens, ...(usage.cost ? { cost: { ...usage.cost } } : {}) } : null,
       final_response: await finalResponse(store, context, state.completedNodes),
       artifacts: artifactsOf(store.location),
       run_dir: store.location,
