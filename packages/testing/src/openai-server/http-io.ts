@@ -37,8 +37,12 @@ export function startEventStream(res: ServerResponse, headers: Record<string, st
   });
 }
 
-/** Writes one `data:` event; resolves once it is handed to the socket (or failed). */
-export function writeEvent(res: ServerResponse, data: string): Promise<void> {
+/**
+ * Writes one server-sent event: `data: <data>`, preceded by `event: <name>`
+ * when a name is given (the Anthropic API names every event; the OpenAI API
+ * names none). Resolves once it is handed to the socket (or failed).
+ */
+export function writeEvent(res: ServerResponse, data: string, name?: string): Promise<void> {
   if (res.destroyed || res.writableEnded) return Promise.resolve();
   return new Promise((resolve) => {
     const done = (): void => {
@@ -46,7 +50,7 @@ export function writeEvent(res: ServerResponse, data: string): Promise<void> {
       resolve();
     };
     res.once('close', done);
-    res.write(`data: ${data}\n\n`, done);
+    res.write(`${name === undefined ? '' : `event: ${name}\n`}data: ${data}\n\n`, done);
   });
 }
 

@@ -39,7 +39,8 @@ export function toolCall(
 }
 
 /**
- * A step answering with an HTTP error and an OpenAI-shaped body.
+ * A step answering with an HTTP error and an error body shaped as the
+ * server's API shapes it (OpenAI's, or Anthropic's on the Anthropic server).
  * @example server.enqueue(httpError(429, { retryAfterSeconds: 2 }), reply('ok after retry'))
  */
 export function httpError(status: number, options: HttpErrorOptions = {}): ErrorStep {

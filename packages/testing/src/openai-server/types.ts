@@ -1,8 +1,11 @@
-/** Token counts of one scripted answer; the server reports `total_tokens` as their sum. */
+/**
+ * Token counts of one scripted answer; the OpenAI server reports
+ * `total_tokens` as their sum.
+ */
 export interface Usage {
-  /** Reported as `usage.prompt_tokens`. */
+  /** Reported as `usage.prompt_tokens` (Anthropic server: `usage.input_tokens`). */
   promptTokens: number;
-  /** Reported as `usage.completion_tokens`. */
+  /** Reported as `usage.completion_tokens` (Anthropic server: `usage.output_tokens`). */
   completionTokens: number;
 }
 
@@ -12,10 +15,12 @@ export interface ScriptedToolCall {
   name: string;
   /**
    * Arguments of the call. An object is sent as its JSON text; a string is sent
-   * verbatim, so a test can send malformed JSON on purpose.
+   * verbatim, so a test can send malformed JSON on purpose (the Anthropic
+   * server streams it verbatim, and in a non-streaming `tool_use` block sends
+   * it parsed, or as the string when it is not JSON).
    */
   arguments: Record<string, unknown> | string;
-  /** Call id; default `call_<request index>_<position, 1-based>`. */
+  /** Call id; default `call_<request index>_<position, 1-based>` (Anthropic server: `toolu_…`). */
   id?: string;
 }
 
@@ -34,11 +39,15 @@ export interface ReplyStep {
   chunks?: number;
   /** `model` of the answer; default the model of the request. */
   model?: string;
-  /** `finish_reason` of the answer; default `"stop"`. */
+  /**
+   * `finish_reason` of the answer; default `"stop"`. The Anthropic server
+   * reports it as `stop_reason`: `stop` → `end_turn` (the default), `length`
+   * → `max_tokens`, `content_filter` → `refusal`, anything else as it is.
+   */
   finishReason?: string;
 }
 
-/** Answer with one or more tool calls (finish reason `"tool_calls"`). */
+/** Answer with one or more tool calls (finish reason `"tool_calls"`; Anthropic: `tool_use` blocks, stop reason `"tool_use"`). */
 export interface ToolCallsStep {
   kind: 'tool_calls';
   /** The calls, in order. */
@@ -55,16 +64,24 @@ export interface ToolCallsStep {
   model?: string;
 }
 
-/** Answer with an HTTP error and an OpenAI-shaped error body. */
+/** Answer with an HTTP error and an error body shaped as the server's API shapes it. */
 export interface ErrorStep {
   kind: 'error';
-  /** HTTP status, e.g. 429 or 500. */
+  /** HTTP status, e.g. 429 or 500 (Anthropic: 529 for overloaded). */
   status: number;
   /** `error.message`; default a message typical of the status. */
   message?: string;
-  /** `error.type`; default by status, e.g. `rate_limit_exceeded`, `server_error`, `invalid_request_error`. */
+  /**
+   * `error.type`; default by status, e.g. `rate_limit_exceeded`, `server_error`,
+   * `invalid_request_error` (Anthropic: `rate_limit_error`, `api_error`,
+   * `overloaded_error`, …).
+   */
   type?: string;
-  /** `error.code`, e.g. `context_length_exceeded`; default by status (mostly `null`). */
+  /**
+   * `error.code`, e.g. `context_length_exceeded`; default by status (mostly
+   * `null`). The Anthropic API has no codes: there `context_length_exceeded`
+   * only sets the default message to its `prompt is too long` one.
+   */
   code?: string;
   /** Sends a `Retry-After` header with this many seconds. */
   retryAfterSeconds?: number;
@@ -77,17 +94,18 @@ export interface DropStep {
   kind: 'drop';
   /**
    * `before-response`: destroy the socket without sending anything.
-   * `mid-stream`: for a streaming request, send the headers and a first chunk,
+   * `mid-stream`: for a streaming request, send the headers and a first chunk
+   * (Anthropic: `message_start`, a text block's start and its partial text),
    * then destroy the socket; for a non-streaming request, same as `before-response`.
    */
   when: 'before-response' | 'mid-stream';
-  /** `mid-stream` only: content of the first (and last) chunk; default `""`. */
+  /** `mid-stream` only: content of the first (and last) chunk; default `""` (Anthropic: no text delta). */
   partialText?: string;
   /** Milliseconds to wait before dropping. */
   delayMs?: number;
 }
 
-/** What the server does for one chat-completion request. */
+/** What the server does for one chat-completion request (or, on the Anthropic server, one messages request). */
 export type ScriptStep = ReplyStep | ToolCallsStep | ErrorStep | DropStep;
 
 /** A text part of an array-valued message `content`. */
