@@ -10,10 +10,11 @@ const PIPELINE = `digraph P {
   graph [model_stylesheet="#review { llm_provider: gemini; }"]
   start [shape=Mdiamond]
   exit [shape=Msquare]
-  draft [prompt="Draft", llm_provider=anthropic, llm_model="claude-sonnet-4-5"]
+  draft [prompt="Draft", llm_provider=mistral, llm_model="mistral-large"]
+  claude [prompt="Claude", llm_provider=anthropic]
   review [prompt="Review"]
   local [prompt="Local", llm_provider=openai]
-  start -> draft -> review -> local -> exit
+  start -> draft -> review -> local -> claude -> exit
 }
 `;
 
@@ -29,17 +30,30 @@ describe('validate: providers a pipeline names', () => {
     const dir = project();
     const result = await cliWith(['validate', 'pipeline.dot'], { cwd: dir });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('pipeline.dot:5:3: warning [known_provider] node draft: llm_provider="anthropic" names a provider that is neither built in nor configured (no orchestra.yaml applies to this pipeline); a run stops at this node unless providers.anthropic is added to orchestra.yaml');
+    expect(result.stdout).toContain('pipeline.dot:5:3: warning [known_provider] node draft: llm_provider="mistral" names a provider that is neither built in nor configured (no orchestra.yaml applies to this pipeline); a run stops at this node unless providers.mistral is added to orchestra.yaml');
     expect(result.stdout).toMatch(/warning \[known_provider\] node review: llm_provider="gemini"/);
-    expect(result.stdout).not.toMatch(/node local:/);
+    // Built in: openai and anthropic.
+    expect(result.stdout).not.toMatch(/node (local|claude):/);
   });
 
   it('says nothing of providers orchestra.yaml configures, and names the file and the known ones otherwise', async () => {
-    const dir = project('providers:\n  anthropic:\n    base_url: http://127.0.0.1:9/v1\n');
+    const dir = project('providers:\n  mistral:\n    base_url: http://127.0.0.1:9/v1\n');
     const result = await cliWith(['validate', 'pipeline.dot', '--json'], { cwd: dir });
     expect(result.code).toBe(0);
     const diagnostics = JSON.parse(result.stdout) as { rule: string; node_id?: string; message: string }[];
     const providers = diagnostics.filter((d) => d.rule === 'known_provider');
-    expect(providers.map((d) => d.message)).toEqual([expect.stringContaining(`node review: llm_provider="gemini" names a provider that is neither built in nor configured in ${join(dir, 'orchestra.yaml')} (known: openai, anthropic)`)]);
+    expect(providers.map((d) => d.message)).toEqual([expect.stringContaining(`node review: llm_provider="gemini" names a provider that is neither built in nor configured in ${join(dir, 'orchestra.yaml')} (known: openai, anthropic, mistral)`)]);
+  });
+});
+
+describe("validate's built-in providers", () => {
+  it('are the ones @orchestra/llm builds in (the start-up bundle keeps its own list)', async () => {
+    const { knownProviders, emptyConfig } = await import('@orchestra/llm/config');
+    const { needsConfigCheck } = await import('../src/config-needs.js');
+    const { loadPipeline } = await import('@orchestra/core/loader');
+    for (const name of knownProviders(emptyConfig('/').config)) {
+      const { graph } = loadPipeline(`digraph G { start [shape=Mdiamond] exit [shape=Msquare] a [prompt="x", llm_provider=${name}] start -> a -> exit }`);
+      expect(needsConfigCheck(graph!), name).toBe(false);
+    }
   });
 });

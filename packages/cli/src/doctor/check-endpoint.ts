@@ -73,7 +73,8 @@ function endsInV1(baseUrl: string): boolean {
 }
 
 /**
- * Asks an OpenAI-compatible endpoint for its models (`GET <base>/models`,
+ * Asks an endpoint for its models (`GET <base>/models`; Anthropic's API
+ * `GET <base>/v1/models` with `x-api-key`,
  * with the key and headers a stage would send, waiting at most
  * {@link ENDPOINT_TIMEOUT_MS}): answered with a model list (how many, and
  * whether each wanted model is among them), answered without one (HTTP 404,
@@ -82,14 +83,17 @@ function endsInV1(baseUrl: string): boolean {
  */
 export async function checkEndpoint(target: EndpointTarget): Promise<EndpointCheck> {
   const { provider, sources } = target;
-  const url = `${provider.baseUrl.replace(/\/+$/, '')}/models`;
+  const anthropic = provider.kind === 'anthropic';
+  // Anthropic's API: `<base>/v1/models`, the key in x-api-key, a version header.
+  const url = `${provider.baseUrl.replace(/\/+$/, '')}${anthropic ? '/v1/models' : '/models'}`;
+  const auth: Record<string, string> = !provider.apiKey ? {} : anthropic ? { 'x-api-key': provider.apiKey } : { authorization: `Bearer ${provider.apiKey}` };
   const fromUrl = `the URL comes from ${sources.baseUrl}`;
   const started = performance.now();
   let response: Response;
   let text: string | undefined;
   try {
     response = await fetch(url, {
-      headers: { ...provider.headers, ...(provider.apiKey ? { authorization: `Bearer ${provider.apiKey}` } : {}) },
+      headers: { ...provider.headers, ...auth, ...(anthropic ? { 'anthropic-version': '2023-06-01' } : {}) },
       signal: AbortSignal.timeout(ENDPOINT_TIMEOUT_MS),
     });
     text = await readLimitedText(response, MODEL_LIST_MAX_BYTES);
@@ -105,7 +109,7 @@ export async function checkEndpoint(target: EndpointTarget): Promise<EndpointChe
     return { ok: false, message: `refused the API key (HTTP ${response.status}; the key comes from ${sources.apiKey})` };
   }
   if (response.status === 404) {
-    const hint = endsInV1(provider.baseUrl) ? '' : `; if this is an OpenAI-compatible server, its base URL usually ends in /v1 (${fromUrl})`;
+    const hint = anthropic || endsInV1(provider.baseUrl) ? '' : `; if this is an OpenAI-compatible server, its base URL usually ends in /v1 (${fromUrl})`;
     return { ok: true, message: `answered in ${ms} ms (it has no model list, which some servers do not offer${hint})` };
   }
   if (text === undefined) return { ok: false, message: `answered in ${ms} ms with more than ${MODEL_LIST_MAX_BYTES / 1024 / 1024} MiB; not read` };

@@ -15,7 +15,7 @@ import {
 import { buildPreamble } from '../fidelity/preamble.js';
 import { ThreadSessions } from '../fidelity/thread-sessions.js';
 import { describeProviderError, type ProviderTarget } from '../errors/provider-error.js';
-import { createChatOpenAI } from '../models/chat-openai.js';
+import { createChatModel } from '../models/create-chat-model.js';
 import { agentKit, workspaceProblem } from './agent-kit.js';
 import { createCliAgentBackend } from './cli-backend.js';
 import { phasedNodeProblem, type PhaseRegistry } from '../phases/phase-spec.js';
@@ -82,7 +82,7 @@ function clientKey(resolved: ResolvedModel): string {
 export function createModelBackend(options: ModelBackendOptions): ModelBackend {
   const env = options.env ?? process.env;
   const flags = options.flags ?? {};
-  const createModel = options.createModel ?? createChatOpenAI;
+  const createModel = options.createModel ?? createChatModel;
   const sessions = options.sessions ?? new ThreadSessions();
   // By node object: a backend may serve several pipelines whose node ids coincide.
   const resolved = new WeakMap<GraphNode, ResolvedModel>();

@@ -2,6 +2,7 @@ import { CONFERENCE_TEMPLATE_NAMES, EVIDENCE_RULES, REASONING_EFFORTS, ROLE_TIER
 import { z } from 'zod';
 import { argvField, booleanField, choiceField, durationField, envNameField, integerField, nameField, rangeField, urlField } from './config-fields.js';
 import { PricesConfigSchema } from './prices.js';
+import { PROVIDER_KINDS } from './built-in-providers.js';
 
 /** How a node's LLM work runs: one chat call, a tool-calling agent, or a CLI agent subprocess. */
 export const BACKENDS = ['chat', 'agent', 'cli'] as const;
@@ -26,6 +27,8 @@ const section = <T extends z.ZodType>(schema: T) => schema.nullish().transform((
 
 /** `providers.<name>`: an OpenAI-compatible endpoint. */
 export const ProviderConfigSchema = z.strictObject({
+  /** The API it speaks (default: the built-in provider's of the same name, else `openai`: any OpenAI-compatible server). */
+  kind: choiceField(PROVIDER_KINDS).optional(),
   base_url: urlField.optional(),
   /** Name of the environment variable holding the key; `null` for servers that need no key. */
   api_key_env: envNameField.nullable().optional(),

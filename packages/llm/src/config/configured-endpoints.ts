@@ -4,8 +4,9 @@ import { envValue, type Env } from './env.js';
 import type { LoadedConfig } from './load-config.js';
 import { ModelConfigError } from './model-config-error.js';
 import { knownProviders } from './provider-names.js';
-import { OPENAI_API_KEY_ENV, OPENAI_BASE_URL_ENV, resolveProvider } from './resolve-provider.js';
+import { resolveProvider } from './resolve-provider.js';
 import type { ModelFlags, ResolvedModel, ResolvedProvider } from './resolved-model.js';
+import { builtInProvider } from './built-in-providers.js';
 
 /** An endpoint the configuration sets up, whether or not a stage uses it. */
 export interface ConfiguredEndpoint {
@@ -27,10 +28,13 @@ function endpointNode(provider: string): GraphNode {
   return { id: `(provider ${provider})`, attributes: {}, origins: {}, subgraphClasses: [] };
 }
 
-/** Whether the built-in `openai` provider is set up by the environment, a flag or a file. */
-function openAiConfigured({ config, env, flags }: ConfiguredEndpointsInput): boolean {
-  if (flags.baseUrl || envValue(env, OPENAI_BASE_URL_ENV) || envValue(env, OPENAI_API_KEY_ENV)) return true;
-  return Object.hasOwn(config.config.providers ?? {}, BUILT_IN_PROVIDER);
+/** Whether a built-in provider is set up: by its environment (base URL or key), a file entry, or (for `openai`) `--base-url`. */
+function builtInConfigured(name: string, { config, env, flags }: ConfiguredEndpointsInput): boolean {
+  const builtIn = builtInProvider(name);
+  if (!builtIn) return true;
+  if (envValue(env, builtIn.baseUrlEnv) || envValue(env, builtIn.apiKeyEnv)) return true;
+  if (name === BUILT_IN_PROVIDER && flags.baseUrl) return true;
+  return Object.hasOwn(config.config.providers ?? {}, name);
 }
 
 /**
@@ -44,7 +48,7 @@ function openAiConfigured({ config, env, flags }: ConfiguredEndpointsInput): boo
  * reports it.
  */
 export function configuredEndpoints(input: ConfiguredEndpointsInput): ConfiguredEndpoint[] {
-  const names = knownProviders(input.config.config).filter((name) => name !== BUILT_IN_PROVIDER || openAiConfigured(input));
+  const names = knownProviders(input.config.config).filter((name) => builtInConfigured(name, input));
   const endpoints: ConfiguredEndpoint[] = [];
   for (const name of names) {
     try {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigError, formatPosition, type ConfigPosition } from './config-error.js';
-import { BUILT_IN_PROVIDER, type OrchestraConfig } from './config-schema.js';
+import { BUILT_IN_PROVIDERS, builtInProvider } from './built-in-providers.js';
+import type { OrchestraConfig } from './config-schema.js';
 import { findConfigFiles, type ConfigSearch } from './discover-config.js';
 import type { KeyPath } from './key-path.js';
 import { mergeConfigs } from './merge-config.js';
@@ -48,10 +49,10 @@ function checkProvider(loaded: LoadedConfig, path: KeyPath, name: string | undef
  */
 function crossCheck(loaded: LoadedConfig): void {
   for (const [name, provider] of Object.entries(loaded.config.providers ?? {})) {
-    if (name === BUILT_IN_PROVIDER || provider?.base_url) continue;
+    if (builtInProvider(name) || provider?.base_url) continue;
     const path = ['providers', name];
     const at = loaded.locate(path) ?? { file: loaded.files[0] ?? 'orchestra.yaml', line: 1, column: 1 };
-    throw new ConfigError(at, [...path, 'base_url'], `missing: a provider other than openai needs the base URL of its OpenAI-compatible API (e.g. base_url: http://127.0.0.1:11434/v1)`);
+    throw new ConfigError(at, [...path, 'base_url'], `missing: a provider other than the built-in ones (${Object.keys(BUILT_IN_PROVIDERS).join(', ')}) needs the base URL of its API (e.g. base_url: http://127.0.0.1:11434/v1)`);
   }
   for (const [alias, entry] of Object.entries(loaded.config.models ?? {})) checkProvider(loaded, ['models', alias, 'provider'], entry.provider);
   checkProvider(loaded, ['defaults', 'provider'], loaded.config.defaults?.provider);

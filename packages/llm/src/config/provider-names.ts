@@ -1,12 +1,13 @@
-import { BUILT_IN_PROVIDER, type OrchestraConfig } from './config-schema.js';
+import { BUILT_IN_PROVIDERS } from './built-in-providers.js';
+import type { OrchestraConfig } from './config-schema.js';
 
-/** Provider names a pipeline may use: the built-in `openai` first, then the configured ones in file order. */
+/** Provider names a pipeline may use: the built-in ones first (`openai`, `anthropic`), then the configured ones in file order. */
 export function knownProviders(config: OrchestraConfig): string[] {
-  const names = Object.keys(config.providers ?? {});
-  return [BUILT_IN_PROVIDER, ...names.filter((name) => name !== BUILT_IN_PROVIDER)];
+  const builtIn = Object.keys(BUILT_IN_PROVIDERS);
+  return [...builtIn, ...Object.keys(config.providers ?? {}).filter((name) => !builtIn.includes(name))];
 }
 
 /** Whether `name` is configured or built in. */
 export function isKnownProvider(config: OrchestraConfig, name: string): boolean {
-  return name === BUILT_IN_PROVIDER || Object.hasOwn(config.providers ?? {}, name);
+  return Object.hasOwn(BUILT_IN_PROVIDERS, name) || Object.hasOwn(config.providers ?? {}, name);
 }

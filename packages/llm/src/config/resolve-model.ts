@@ -8,6 +8,7 @@ import { ModelConfigError } from './model-config-error.js';
 import { attributeSource, nodeAttribute } from './node-attribute.js';
 import { resolveProvider, type ProviderChoice } from './resolve-provider.js';
 import type { ModelFlags, ResolvedModel } from './resolved-model.js';
+import { familyProvider } from './built-in-providers.js';
 
 /** Inputs of {@link resolveModel}. */
 export interface ResolveModelInput {
@@ -50,7 +51,7 @@ function chooseModelName(node: GraphNode, { config, flags }: ResolveModelInput):
   return undefined;
 }
 
-function chooseProvider(node: GraphNode, { config, flags }: ResolveModelInput, alias: string | undefined, entry: ModelAlias | undefined): ProviderChoice {
+function chooseProvider(node: GraphNode, { config, flags }: ResolveModelInput, alias: string | undefined, entry: ModelAlias | undefined, model: string | undefined): ProviderChoice {
   if (!flags.model) {
     const attr = nodeAttribute(node, 'llm_provider');
     if (attr !== undefined) return { name: attr, source: attributeSource(node, 'llm_provider'), fromNode: true };
@@ -58,6 +59,9 @@ function chooseProvider(node: GraphNode, { config, flags }: ResolveModelInput, a
   if (alias !== undefined && entry?.provider) return { name: entry.provider, source: configSource(config, ['models', alias, 'provider']), fromNode: false };
   const configured = config.config.defaults?.provider;
   if (configured) return { name: configured, source: configSource(config, ['defaults', 'provider']), fromNode: false };
+  // A model id that names its family (claude-*) picks its provider.
+  const family = familyProvider(model);
+  if (family !== undefined) return { name: family, source: `the model id ${JSON.stringify(model)} (a model of ${family})`, fromNode: false };
   const names = Object.keys(config.config.providers ?? {});
   if (names.length === 1) {
     const only = names[0] as string;
@@ -75,7 +79,8 @@ function chooseProvider(node: GraphNode, { config, flags }: ResolveModelInput, a
  * - model: `--model` → `llm_model` → `defaults.model`; an alias of `models`
  *   expands to its model, provider, reasoning effort, temperature, max tokens;
  * - provider: `llm_provider` (ignored under `--model`) → the alias's →
- *   `defaults.provider` → the only configured provider → `openai`;
+ *   `defaults.provider` → the model id's family (`claude-*`: `anthropic`) →
+ *   the only configured provider → `openai`;
  * - reasoning effort: `reasoning_effort` → the alias's.
  *
  * Throws {@link ModelConfigError}: `ORCH_NO_MODEL` (nothing names a model;
@@ -101,7 +106,7 @@ export function resolveModel(node: GraphNode, input: ResolveModelInput): Resolve
   const models = input.config.config.models ?? {};
   const alias = name !== undefined && Object.hasOwn(models, name.value) ? name.value : undefined;
   const entry = alias === undefined ? undefined : models[alias];
-  const { provider, sources } = resolveProvider({ node, config: input.config, env: input.env, flags: input.flags, backend: backend.value, choice: chooseProvider(node, input, alias, entry) });
+  const { provider, sources } = resolveProvider({ node, config: input.config, env: input.env, flags: input.flags, backend: backend.value, choice: chooseProvider(node, input, alias, entry, entry?.model ?? name?.value) });
 
   const resolved: ResolvedModel = {
     backend: backend.value,

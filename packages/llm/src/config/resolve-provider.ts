@@ -1,6 +1,7 @@
 import type { GraphNode } from '@orchestra/core';
 import { parseDuration } from '@orchestra/core/loader';
-import { BUILT_IN_PROVIDER, type Backend, type ProviderConfig } from './config-schema.js';
+import { builtInProvider } from './built-in-providers.js';
+import type { Backend, ProviderConfig } from './config-schema.js';
 import { configSource } from './config-source.js';
 import { envValue, type Env } from './env.js';
 import { formatKeyPath } from './key-path.js';
@@ -39,9 +40,10 @@ export interface ProviderInput {
 
 type ProviderSources = Pick<ResolvedModel['sources'], 'provider' | 'baseUrl' | 'apiKey'>;
 
-function isOpenAiHost(baseUrl: string): boolean {
+/** Whether `baseUrl` is the provider's own service (a key is needed), not another server speaking its API. */
+function isOfficialHost(host: string, baseUrl: string): boolean {
   try {
-    return new URL(baseUrl).hostname === 'api.openai.com';
+    return new URL(baseUrl).hostname === host;
   } catch {
     return false;
   }
@@ -70,20 +72,22 @@ function baseUrlOf(input: ProviderInput, entry: ProviderConfig | undefined): { b
   const { flags, env, config, choice } = input;
   if (flags.baseUrl) return { baseUrl: flags.baseUrl, source: '--base-url flag' };
   if (entry?.base_url) return { baseUrl: entry.base_url, source: configSource(config, ['providers', choice.name, 'base_url']) };
-  const fromEnv = choice.name === BUILT_IN_PROVIDER ? envValue(env, OPENAI_BASE_URL_ENV) : undefined;
-  if (fromEnv) {
+  const builtIn = builtInProvider(choice.name);
+  const fromEnv = builtIn ? envValue(env, builtIn.baseUrlEnv) : undefined;
+  if (builtIn && fromEnv) {
     if (!isHttpUrl(fromEnv)) {
-      throw new ModelConfigError('ORCH_BAD_URL', input.node.id, `the environment variable ${OPENAI_BASE_URL_ENV} is ${JSON.stringify(fromEnv)}, which is not an http(s) URL; set it to the server's base URL, such as http://127.0.0.1:8080/v1`);
+      throw new ModelConfigError('ORCH_BAD_URL', input.node.id, `the environment variable ${builtIn.baseUrlEnv} is ${JSON.stringify(fromEnv)}, which is not an http(s) URL; set it to the server's base URL, such as http://127.0.0.1:8080/v1`);
     }
-    return { baseUrl: fromEnv, source: `environment ${OPENAI_BASE_URL_ENV}` };
+    return { baseUrl: fromEnv, source: `environment ${builtIn.baseUrlEnv}` };
   }
-  return { baseUrl: OPENAI_DEFAULT_BASE_URL, source: 'built-in default' };
+  return { baseUrl: builtIn?.defaultBaseUrl ?? OPENAI_DEFAULT_BASE_URL, source: 'built-in default' };
 }
 
-/** The key's variable: the file's `api_key_env` (null: none), else `OPENAI_API_KEY` for `openai` only. */
+/** The key's variable: the file's `api_key_env` (null: none), else the built-in provider's (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`). */
 function apiKeyEnvOf(input: ProviderInput, entry: ProviderConfig | undefined): { name?: string; fromFile: boolean } {
   if (entry && entry.api_key_env !== undefined) return entry.api_key_env === null ? { fromFile: true } : { name: entry.api_key_env, fromFile: true };
-  return input.choice.name === BUILT_IN_PROVIDER ? { name: OPENAI_API_KEY_ENV, fromFile: false } : { fromFile: false };
+  const builtIn = builtInProvider(input.choice.name);
+  return builtIn ? { name: builtIn.apiKeyEnv, fromFile: false } : { fromFile: false };
 }
 
 /**
@@ -101,7 +105,9 @@ export function resolveProvider(input: ProviderInput): { provider: ResolvedProvi
   const entry = Object.hasOwn(config.config.providers ?? {}, choice.name) ? config.config.providers?.[choice.name] : undefined;
   const { baseUrl, source: baseUrlSource } = baseUrlOf(input, entry);
   const keyEnv = apiKeyEnvOf(input, entry);
-  const provider: ResolvedProvider = { name: choice.name, baseUrl, headers: { ...entry?.headers } };
+  const builtIn = builtInProvider(choice.name);
+  const kind = entry?.kind ?? builtIn?.kind ?? 'openai';
+  const provider: ResolvedProvider = { name: choice.name, kind, baseUrl, headers: { ...entry?.headers } };
   const timeoutMs = entry?.timeout === undefined ? undefined : parseDuration(entry.timeout);
   if (timeoutMs !== undefined) provider.timeoutMs = timeoutMs;
 
@@ -118,8 +124,8 @@ export function resolveProvider(input: ProviderInput): { provider: ResolvedProvi
       apiKeySource = `${keyEnv.name} is not set`;
     } else if (backend === 'cli') {
       apiKeySource = `${keyEnv.name} is not set; the cli backend does not use it`;
-    } else if (!keyEnv.fromFile && !isOpenAiHost(baseUrl)) {
-      apiKeySource = `${keyEnv.name} is not set; not needed for ${baseUrl} (not api.openai.com)`;
+    } else if (!keyEnv.fromFile && builtIn && !isOfficialHost(builtIn.officialHost, baseUrl)) {
+      apiKeySource = `${keyEnv.name} is not set; not needed for ${baseUrl} (not ${builtIn.officialHost})`;
     } else {
       const path = ['providers', choice.name, 'api_key_env'];
       const where = keyEnv.fromFile ? config.where(path) : undefined;

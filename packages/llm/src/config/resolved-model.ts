@@ -1,10 +1,13 @@
+import type { ProviderKind } from './built-in-providers.js';
 import type { Backend } from './config-schema.js';
 
 /** The endpoint a node's model is reached through. */
 export interface ResolvedProvider {
-  /** Provider name (`openai`, or a key of `providers`). */
+  /** Provider name (`openai`, `anthropic`, or a key of `providers`). */
   name: string;
-  /** Base URL of the OpenAI-compatible API. */
+  /** The API it speaks. */
+  kind: ProviderKind;
+  /** Base URL of its API. */
   baseUrl: string;
   /** The API key; undefined when the provider needs none. */
   apiKey?: string;

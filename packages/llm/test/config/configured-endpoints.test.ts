@@ -13,7 +13,7 @@ describe('configuredEndpoints', () => {
   it('lists the built-in provider when OPENAI_BASE_URL alone is set, with no model named and no key', () => {
     expect(configuredEndpoints({ config: emptyConfig('/work'), env: { OPENAI_BASE_URL: 'http://127.0.0.1:8080/v1' }, flags: {} })).toEqual([
       {
-        provider: { name: 'openai', baseUrl: 'http://127.0.0.1:8080/v1', apiKeyEnv: 'OPENAI_API_KEY', headers: {} },
+        provider: { name: 'openai', kind: 'openai', baseUrl: 'http://127.0.0.1:8080/v1', apiKeyEnv: 'OPENAI_API_KEY', headers: {} },
         sources: { baseUrl: 'environment OPENAI_BASE_URL', apiKey: 'OPENAI_API_KEY is not set' },
       },
     ]);

@@ -127,7 +127,7 @@ describe('resolveModel: provider', () => {
 
   it('fills a configured provider: base URL, key, headers, timeout', () => {
     const resolved = resolve(node('plan', { llm_model: 'cheap' }), { text: FILE, env });
-    expect(resolved.provider).toEqual({ name: 'local', baseUrl: 'http://localhost:8000/v1', headers: { 'X-Org': 'abc' }, timeoutMs: 300_000 });
+    expect(resolved.provider).toEqual({ name: 'local', kind: 'openai', baseUrl: 'http://localhost:8000/v1', headers: { 'X-Org': 'abc' }, timeoutMs: 300_000 });
     expect(resolved.sources).toMatchObject({ baseUrl: `${CFG}:3:15 providers.local.base_url`, apiKey: 'provider local sets no api_key_env' });
     const groq = resolve(node('plan', { llm_model: 'm', llm_provider: 'groq' }), { text: FILE, env });
     expect(groq.provider).toMatchObject({ apiKey: 'gsk_groq_key_5678', apiKeyEnv: 'GROQ_API_KEY' });
@@ -138,7 +138,7 @@ describe('resolveModel: provider', () => {
     const error = thrown(() => resolve(node('plan', { llm_model: 'm', llm_provider: 'opnai' }), { text: FILE, env }));
     expect(error).toMatchObject({ code: 'ORCH_NO_PROVIDER', nodeId: 'plan' });
     expect(error.message).toBe(
-      'node plan attribute llm_provider names provider "opnai", which is not configured (configured: openai, local, groq): add providers.opnai.base_url to orchestra.yaml, or use one of those',
+      'node plan attribute llm_provider names provider "opnai", which is not configured (configured: openai, anthropic, local, groq): add providers.opnai.base_url to orchestra.yaml, or use one of those',
     );
   });
 
@@ -167,7 +167,7 @@ describe('resolveModel: the built-in openai provider', () => {
 
   it('uses the OpenAI URL and OPENAI_API_KEY', () => {
     expect(resolve(n)).toMatchObject({
-      provider: { name: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: KEY.OPENAI_API_KEY, apiKeyEnv: 'OPENAI_API_KEY', headers: {} },
+      provider: { name: 'openai', kind: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: KEY.OPENAI_API_KEY, apiKeyEnv: 'OPENAI_API_KEY', headers: {} },
       sources: { baseUrl: 'built-in default', apiKey: 'environment OPENAI_API_KEY' },
     });
   });
@@ -182,7 +182,7 @@ describe('resolveModel: the built-in openai provider', () => {
 
   it('takes OPENAI_BASE_URL from the environment and needs no key for another server', () => {
     const resolved = resolve(n, { env: { OPENAI_BASE_URL: 'http://localhost:11434/v1' } });
-    expect(resolved.provider).toEqual({ name: 'openai', baseUrl: 'http://localhost:11434/v1', apiKeyEnv: 'OPENAI_API_KEY', headers: {} });
+    expect(resolved.provider).toEqual({ name: 'openai', kind: 'openai', baseUrl: 'http://localhost:11434/v1', apiKeyEnv: 'OPENAI_API_KEY', headers: {} });
     expect(resolved.sources).toMatchObject({ baseUrl: 'environment OPENAI_BASE_URL', apiKey: 'OPENAI_API_KEY is not set; not needed for http://localhost:11434/v1 (not api.openai.com)' });
   });
 
@@ -197,6 +197,7 @@ describe('resolveModel: the built-in openai provider', () => {
     const resolved = resolve(n, { text, env: { WORK_OPENAI_KEY: 'sk-work-99999999abcd', OPENAI_BASE_URL: 'https://proxy.example/v1' } });
     expect(resolved.provider).toEqual({
       name: 'openai',
+      kind: 'openai',
       baseUrl: 'https://proxy.example/v1',
       apiKey: 'sk-work-99999999abcd',
       apiKeyEnv: 'WORK_OPENAI_KEY',
