@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { OrchestraConfig } from './config-schema.js';
 
 /** What a model's tokens cost: per million input and output tokens, in `currency`. */
 export interface ModelPrice {
@@ -34,8 +33,11 @@ export const PricesConfigSchema = z.strictObject(
   { error: 'expected a mapping (currency:, models:)' },
 );
 
+/** The `prices` section as validated (the part of `OrchestraConfig` {@link priceOf} reads). */
+export type PricesConfig = z.output<typeof PricesConfigSchema>;
+
 /** The price of model `model` (the id sent to the provider), if `orchestra.yaml` gives one. */
-export function priceOf(config: OrchestraConfig, model: string | undefined): ModelPrice | undefined {
+export function priceOf(config: { prices?: PricesConfig | undefined }, model: string | undefined): ModelPrice | undefined {
   if (model === undefined) return undefined;
   const entry = config.prices?.models?.[model];
   return entry ? { input: entry.input, output: entry.output, currency: config.prices?.currency ?? 'USD' } : undefined;
