@@ -186,9 +186,9 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
         .close()
         .then(() => store?.close())
         .finally(() => {
-        interrupt.dispose();
-        resolveStop();
-      });
+          interrupt.dispose();
+          resolveStop();
+        });
     });
   });
   await stopped;
