@@ -8,7 +8,7 @@ const PROVIDER_ATTRIBUTES = ['llm_provider', 'discuss.llm_provider', 'summarize.
  * BUILT_IN_PROVIDERS; named here so that validate's start-up bundle does not
  * load the LLM package to tell a plain pipeline needs no configuration).
  */
-const BUILT_IN: ReadonlySet<string> = new Set(['openai', 'anthropic']);
+const BUILT_IN: ReadonlySet<string> = new Set(['openai', 'anthropic', 'gemini', 'ollama']);
 
 /** Whether `validate` must read the orchestra.yaml that applies: a conference node (its roles), or a node naming a provider other than the built-in one. */
 export function needsConfigCheck(graph: Graph): boolean {

@@ -7,7 +7,7 @@ import { cliWith } from './in-process.js';
 /** `validate` warns when a node names a provider that is neither built in nor configured (`known_provider`). */
 
 const PIPELINE = `digraph P {
-  graph [model_stylesheet="#review { llm_provider: gemini; }"]
+  graph [model_stylesheet="#review { llm_provider: vertex; }"]
   start [shape=Mdiamond]
   exit [shape=Msquare]
   draft [prompt="Draft", llm_provider=mistral, llm_model="mistral-large"]
@@ -31,8 +31,8 @@ describe('validate: providers a pipeline names', () => {
     const result = await cliWith(['validate', 'pipeline.dot'], { cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('pipeline.dot:5:3: warning [known_provider] node draft: llm_provider="mistral" names a provider that is neither built in nor configured (no orchestra.yaml applies to this pipeline); a run stops at this node unless providers.mistral is added to orchestra.yaml');
-    expect(result.stdout).toMatch(/warning \[known_provider\] node review: llm_provider="gemini"/);
-    // Built in: openai and anthropic.
+    expect(result.stdout).toMatch(/warning \[known_provider\] node review: llm_provider="vertex"/);
+    // Built in: openai, anthropic, gemini, ollama.
     expect(result.stdout).not.toMatch(/node (local|claude):/);
   });
 
@@ -42,7 +42,7 @@ describe('validate: providers a pipeline names', () => {
     expect(result.code).toBe(0);
     const diagnostics = JSON.parse(result.stdout) as { rule: string; node_id?: string; message: string }[];
     const providers = diagnostics.filter((d) => d.rule === 'known_provider');
-    expect(providers.map((d) => d.message)).toEqual([expect.stringContaining(`node review: llm_provider="gemini" names a provider that is neither built in nor configured in ${join(dir, 'orchestra.yaml')} (known: openai, anthropic, mistral)`)]);
+    expect(providers.map((d) => d.message)).toEqual([expect.stringContaining(`node review: llm_provider="vertex" names a provider that is neither built in nor configured in ${join(dir, 'orchestra.yaml')} (known: openai, anthropic, gemini, ollama, mistral)`)]);
   });
 });
 

@@ -72,9 +72,28 @@ function endsInV1(baseUrl: string): boolean {
   }
 }
 
+/** Where a provider's API lists its models, with what headers, and how to read the ids from the answer. */
+function modelListRequest(provider: EndpointTarget['provider']): { url: string; headers: Record<string, string>; listField: string; models: (body: unknown) => string[] | undefined } {
+  const base = provider.baseUrl.replace(/\/+$/, '');
+  const key = provider.apiKey;
+  const ids = (list: unknown, field: string, strip = ''): string[] | undefined =>
+    Array.isArray(list) ? list.map((m: Record<string, unknown> | null) => m?.[field]).filter((id): id is string => typeof id === 'string' && id !== '').map((id) => (strip && id.startsWith(strip) ? id.slice(strip.length) : id)) : undefined;
+  switch (provider.kind) {
+    case 'anthropic':
+      return { url: `${base}/v1/models`, headers: { 'anthropic-version': '2023-06-01', ...(key ? { 'x-api-key': key } : {}) }, listField: 'data', models: (b) => ids((b as { data?: unknown } | null)?.data, 'id') };
+    case 'gemini':
+      return { url: `${base}/v1beta/models`, headers: key ? { 'x-goog-api-key': key } : {}, listField: 'models', models: (b) => ids((b as { models?: unknown } | null)?.models, 'name', 'models/') };
+    case 'ollama':
+      return { url: `${base}/api/tags`, headers: key ? { authorization: `Bearer ${key}` } : {}, listField: 'models', models: (b) => ids((b as { models?: unknown } | null)?.models, 'name') };
+    case 'openai':
+      return { url: `${base}/models`, headers: key ? { authorization: `Bearer ${key}` } : {}, listField: 'data', models: (b) => ids((b as { data?: unknown } | null)?.data, 'id') };
+  }
+}
+
 /**
- * Asks an endpoint for its models (`GET <base>/models`; Anthropic's API
- * `GET <base>/v1/models` with `x-api-key`,
+ * Asks an endpoint for its models (`GET <base>/models`; Anthropic's
+ * `<base>/v1/models`, Gemini's `<base>/v1beta/models`, Ollama's
+ * `<base>/api/tags`,
  * with the key and headers a stage would send, waiting at most
  * {@link ENDPOINT_TIMEOUT_MS}): answered with a model list (how many, and
  * whether each wanted model is among them), answered without one (HTTP 404,
@@ -83,17 +102,15 @@ function endsInV1(baseUrl: string): boolean {
  */
 export async function checkEndpoint(target: EndpointTarget): Promise<EndpointCheck> {
   const { provider, sources } = target;
-  const anthropic = provider.kind === 'anthropic';
-  // Anthropic's API: `<base>/v1/models`, the key in x-api-key, a version header.
-  const url = `${provider.baseUrl.replace(/\/+$/, '')}${anthropic ? '/v1/models' : '/models'}`;
-  const auth: Record<string, string> = !provider.apiKey ? {} : anthropic ? { 'x-api-key': provider.apiKey } : { authorization: `Bearer ${provider.apiKey}` };
+  const api = modelListRequest(provider);
+  const url = api.url;
   const fromUrl = `the URL comes from ${sources.baseUrl}`;
   const started = performance.now();
   let response: Response;
   let text: string | undefined;
   try {
     response = await fetch(url, {
-      headers: { ...provider.headers, ...auth, ...(anthropic ? { 'anthropic-version': '2023-06-01' } : {}) },
+      headers: { ...provider.headers, ...api.headers },
       signal: AbortSignal.timeout(ENDPOINT_TIMEOUT_MS),
     });
     text = await readLimitedText(response, MODEL_LIST_MAX_BYTES);
@@ -109,7 +126,7 @@ export async function checkEndpoint(target: EndpointTarget): Promise<EndpointChe
     return { ok: false, message: `refused the API key (HTTP ${response.status}; the key comes from ${sources.apiKey})` };
   }
   if (response.status === 404) {
-    const hint = anthropic || endsInV1(provider.baseUrl) ? '' : `; if this is an OpenAI-compatible server, its base URL usually ends in /v1 (${fromUrl})`;
+    const hint = provider.kind !== 'openai' || endsInV1(provider.baseUrl) ? '' : `; if this is an OpenAI-compatible server, its base URL usually ends in /v1 (${fromUrl})`;
     return { ok: true, message: `answered in ${ms} ms (it has no model list, which some servers do not offer${hint})` };
   }
   if (text === undefined) return { ok: false, message: `answered in ${ms} ms with more than ${MODEL_LIST_MAX_BYTES / 1024 / 1024} MiB; not read` };
@@ -121,8 +138,7 @@ export async function checkEndpoint(target: EndpointTarget): Promise<EndpointChe
     const type = printableId(response.headers.get('content-type')?.split(';')[0]?.trim() || 'none');
     return { ok: false, message: `answered in ${ms} ms, but not with JSON (content type ${type}); is it the API's base URL? (${fromUrl})` };
   }
-  const data = (body as { data?: unknown } | null)?.data;
-  if (!Array.isArray(data)) return { ok: false, message: `answered in ${ms} ms with JSON that is not a model list (no "data" array)` };
-  const models = data.map((m: { id?: unknown } | null) => m?.id).filter((id): id is string => typeof id === 'string' && id !== '');
+  const models = api.models(body);
+  if (models === undefined) return { ok: false, message: `answered in ${ms} ms with JSON that is not a model list (no "${api.listField}" array)` };
   return { ok: true, message: `answered in ${ms} ms, ${models.length} model(s)${wantedWords(models, target.wanted)}`, models };
 }

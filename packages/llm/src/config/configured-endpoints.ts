@@ -32,7 +32,7 @@ function endpointNode(provider: string): GraphNode {
 function builtInConfigured(name: string, { config, env, flags }: ConfiguredEndpointsInput): boolean {
   const builtIn = builtInProvider(name);
   if (!builtIn) return true;
-  if (envValue(env, builtIn.baseUrlEnv) || envValue(env, builtIn.apiKeyEnv)) return true;
+  if (envValue(env, builtIn.baseUrlEnv) || builtIn.apiKeyEnvs.some((name) => envValue(env, name))) return true;
   if (name === BUILT_IN_PROVIDER && flags.baseUrl) return true;
   return Object.hasOwn(config.config.providers ?? {}, name);
 }

@@ -73,7 +73,9 @@ function baseUrlOf(input: ProviderInput, entry: ProviderConfig | undefined): { b
   if (flags.baseUrl) return { baseUrl: flags.baseUrl, source: '--base-url flag' };
   if (entry?.base_url) return { baseUrl: entry.base_url, source: configSource(config, ['providers', choice.name, 'base_url']) };
   const builtIn = builtInProvider(choice.name);
-  const fromEnv = builtIn ? envValue(env, builtIn.baseUrlEnv) : undefined;
+  const raw = builtIn ? envValue(env, builtIn.baseUrlEnv) : undefined;
+  // OLLAMA_HOST is often `host:port`, without a scheme.
+  const fromEnv = raw !== undefined && builtIn?.kind === 'ollama' && !/^[a-z]+:\/\//i.test(raw) ? `http://${raw}` : raw;
   if (builtIn && fromEnv) {
     if (!isHttpUrl(fromEnv)) {
       throw new ModelConfigError('ORCH_BAD_URL', input.node.id, `the environment variable ${builtIn.baseUrlEnv} is ${JSON.stringify(fromEnv)}, which is not an http(s) URL; set it to the server's base URL, such as http://127.0.0.1:8080/v1`);
@@ -87,7 +89,10 @@ function baseUrlOf(input: ProviderInput, entry: ProviderConfig | undefined): { b
 function apiKeyEnvOf(input: ProviderInput, entry: ProviderConfig | undefined): { name?: string; fromFile: boolean } {
   if (entry && entry.api_key_env !== undefined) return entry.api_key_env === null ? { fromFile: true } : { name: entry.api_key_env, fromFile: true };
   const builtIn = builtInProvider(input.choice.name);
-  return builtIn ? { name: builtIn.apiKeyEnv, fromFile: false } : { fromFile: false };
+  if (!builtIn || builtIn.apiKeyEnvs.length === 0) return { fromFile: false };
+  // The first of its variables that is set (GEMINI_API_KEY, else GOOGLE_API_KEY), else the first to name in messages.
+  const set = builtIn.apiKeyEnvs.find((name) => envValue(input.env, name) !== undefined);
+  return { name: set ?? (builtIn.apiKeyEnvs[0] as string), fromFile: false };
 }
 
 /**
@@ -124,7 +129,7 @@ export function resolveProvider(input: ProviderInput): { provider: ResolvedProvi
       apiKeySource = `${keyEnv.name} is not set`;
     } else if (backend === 'cli') {
       apiKeySource = `${keyEnv.name} is not set; the cli backend does not use it`;
-    } else if (!keyEnv.fromFile && builtIn && !isOfficialHost(builtIn.officialHost, baseUrl)) {
+    } else if (!keyEnv.fromFile && builtIn?.officialHost !== undefined && !isOfficialHost(builtIn.officialHost, baseUrl)) {
       apiKeySource = `${keyEnv.name} is not set; not needed for ${baseUrl} (not ${builtIn.officialHost})`;
     } else {
       const path = ['providers', choice.name, 'api_key_env'];
@@ -132,7 +137,7 @@ export function resolveProvider(input: ProviderInput): { provider: ResolvedProvi
       throw new ModelConfigError(
         'ORCH_NO_API_KEY',
         node.id,
-        `node ${node.id} uses provider ${choice.name} (${baseUrl}), which needs an API key: set the environment variable ${keyEnv.name}${where ? ` (${formatKeyPath(path)} at ${where})` : ''}`,
+        `node ${node.id} uses provider ${choice.name} (${baseUrl}), which needs an API key: set the environment variable ${keyEnv.name}${!keyEnv.fromFile && builtIn && builtIn.apiKeyEnvs.length > 1 ? ` (or ${builtIn.apiKeyEnvs.filter((n) => n !== keyEnv.name).join(' or ')})` : ''}${where ? ` (${formatKeyPath(path)} at ${where})` : ''}`,
       );
     }
   }

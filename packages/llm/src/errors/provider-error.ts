@@ -65,7 +65,11 @@ function chain(error: unknown): Loose[] {
 }
 
 function statusOf(errors: Loose[]): number | undefined {
-  for (const e of errors) if (typeof e.status === 'number') return e.status;
+  // `status` (OpenAI's, Anthropic's and Google's clients), `status_code` (the ollama client's ResponseError).
+  for (const e of errors) {
+    if (typeof e.status === 'number') return e.status;
+    if (typeof e.status_code === 'number') return e.status_code;
+  }
   return undefined;
 }
 

@@ -16,12 +16,12 @@ function errorOf(...lines: string[]): ConfigError {
 describe('ConfigError', () => {
   it('names a provider that is not configured, at the value, with the configured ones', () => {
     const error = errorOf('providers:', '  local:', '    base_url: http://localhost:8000/v1', 'models:', '  smart:', '    model: gpt-5.2', '    provider: opnai');
-    expect(error.message).toBe(`${FILE}:7:15: models.smart.provider: "opnai" is not a configured provider (configured: openai, anthropic, local)`);
+    expect(error.message).toBe(`${FILE}:7:15: models.smart.provider: "opnai" is not a configured provider (configured: openai, anthropic, gemini, ollama, local)`);
     expect(error).toMatchObject({ file: FILE, line: 7, column: 15, keyPath: 'models.smart.provider', path: ['models', 'smart', 'provider'] });
   });
 
   it('checks defaults.provider the same way', () => {
-    expect(errorOf('defaults:', '  provider: nope').message).toBe(`${FILE}:2:13: defaults.provider: "nope" is not a configured provider (configured: openai, anthropic)`);
+    expect(errorOf('defaults:', '  provider: nope').message).toBe(`${FILE}:2:13: defaults.provider: "nope" is not a configured provider (configured: openai, anthropic, gemini, ollama)`);
   });
 
   it('reports an unknown key at the key, with a suggestion when one is close', () => {
@@ -81,7 +81,7 @@ describe('ConfigError', () => {
   it('refuses a provider other than openai without a base_url (its key would go to OpenAI)', () => {
     const error = errorOf('providers:', '  groq:', '    api_key_env: GROQ_API_KEY');
     expect(error.message).toBe(
-      `${FILE}:3:5: providers.groq.base_url: missing: a provider other than the built-in ones (openai, anthropic) needs the base URL of its API (e.g. base_url: http://127.0.0.1:11434/v1)`,
+      `${FILE}:3:5: providers.groq.base_url: missing: a provider other than the built-in ones (openai, anthropic, gemini, ollama) needs the base URL of its API (e.g. base_url: http://127.0.0.1:11434/v1)`,
     );
   });
 

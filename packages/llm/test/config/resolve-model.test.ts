@@ -138,7 +138,7 @@ describe('resolveModel: provider', () => {
     const error = thrown(() => resolve(node('plan', { llm_model: 'm', llm_provider: 'opnai' }), { text: FILE, env }));
     expect(error).toMatchObject({ code: 'ORCH_NO_PROVIDER', nodeId: 'plan' });
     expect(error.message).toBe(
-      'node plan attribute llm_provider names provider "opnai", which is not configured (configured: openai, anthropic, local, groq): add providers.opnai.base_url to orchestra.yaml, or use one of those',
+      'node plan attribute llm_provider names provider "opnai", which is not configured (configured: openai, anthropic, gemini, ollama, local, groq): add providers.opnai.base_url to orchestra.yaml, or use one of those',
     );
   });
 

@@ -48,3 +48,21 @@ describe('resolveModel: the built-in anthropic provider', () => {
     expect(resolved.provider).toMatchObject({ name: 'work', kind: 'anthropic', baseUrl: 'https://gateway.example/anthropic', apiKey: 'k-0000000001' });
   });
 });
+
+describe('resolveModel: the built-in gemini and ollama providers', () => {
+  it('gemini: gemini-* picks it; its key from GEMINI_API_KEY, else GOOGLE_API_KEY; a missing key names both', () => {
+    const viaGemini = resolve(node('d', { llm_model: 'gemini-2.5-flash' }), { env: { GEMINI_API_KEY: 'g-key-000000001', GOOGLE_API_KEY: 'other' } });
+    expect(viaGemini.provider).toMatchObject({ name: 'gemini', kind: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com', apiKey: 'g-key-000000001', apiKeyEnv: 'GEMINI_API_KEY' });
+    const viaGoogle = resolve(node('d', { llm_model: 'gemini-2.5-flash' }), { env: { GOOGLE_API_KEY: 'google-key-01' } });
+    expect(viaGoogle.provider).toMatchObject({ apiKey: 'google-key-01', apiKeyEnv: 'GOOGLE_API_KEY' });
+    const error = thrown(() => resolve(node('d', { llm_model: 'gemini-2.5-flash' })));
+    expect((error as Error).message).toBe('node d uses provider gemini (https://generativelanguage.googleapis.com), which needs an API key: set the environment variable GEMINI_API_KEY (or GOOGLE_API_KEY)');
+  });
+
+  it('ollama: named by llm_provider; OLLAMA_HOST with or without a scheme; no key', () => {
+    const local = resolve(node('d', { llm_model: 'llama3.2', llm_provider: 'ollama' }));
+    expect(local.provider).toEqual({ name: 'ollama', kind: 'ollama', baseUrl: 'http://127.0.0.1:11434', headers: {} });
+    expect(resolve(node('d', { llm_model: 'llama3.2', llm_provider: 'ollama' }), { env: { OLLAMA_HOST: 'gpu-box:11434' } }).provider.baseUrl).toBe('http://gpu-box:11434');
+    expect(resolve(node('d', { llm_model: 'llama3.2', llm_provider: 'ollama' }), { env: { OLLAMA_HOST: 'https://ollama.example' } }).provider.baseUrl).toBe('https://ollama.example');
+  });
+});

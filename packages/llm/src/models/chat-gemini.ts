@@ -1,0 +1,33 @@
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { ResolvedModel } from '../config/index.js';
+import { DeferredChatModel } from './deferred-chat-model.js';
+
+/** Tokens of thinking per reasoning effort (Gemini's reasoning control). */
+const THINKING_BUDGET = { low: 1024, medium: 4096, high: 16_384 } as const;
+
+/**
+ * The `ChatGoogleGenerativeAI` client (`@langchain/google-genai`, loaded on
+ * the first call) for a resolved model: its base URL, key and headers, no
+ * retries of its own, usage on streamed replies, the token limit and
+ * temperature when set, and a reasoning effort as a thinking budget (low
+ * 1,024, medium 4,096, high 16,384 tokens).
+ */
+export function createChatGemini(resolved: ResolvedModel): BaseChatModel {
+  const { provider } = resolved;
+  const effort = resolved.reasoningEffort;
+  const model = new DeferredChatModel('gemini', async () => {
+    const { ChatGoogleGenerativeAI } = await import('@langchain/google-genai');
+    return new ChatGoogleGenerativeAI({
+      model: resolved.model ?? '',
+      apiKey: provider.apiKey ?? 'no-key-needed',
+      baseUrl: provider.baseUrl,
+      maxRetries: 0,
+      streamUsage: true,
+      ...(Object.keys(provider.headers).length ? { customHeaders: provider.headers } : {}),
+      ...(resolved.maxTokens !== undefined ? { maxOutputTokens: resolved.maxTokens } : {}),
+      ...(resolved.temperature !== undefined ? { temperature: resolved.temperature } : {}),
+      ...(effort ? { thinkingConfig: { thinkingBudget: THINKING_BUDGET[effort] } } : {}),
+    });
+  });
+  return model as unknown as BaseChatModel;
+}
