@@ -10,6 +10,7 @@ export { TESTING_ERROR_CODES, type TestingErrorCode } from './testing-error-code
 export { generateLinearPipeline, generatePipeline, type GeneratePipelineOptions } from './generate-pipeline.js';
 export * from './openai-server/index.js';
 export * from './anthropic-server/index.js';
+export * from './ollama-server/index.js';
 export { NETWORK_GUARD, guardNetwork, type NetworkGuard } from './network-guard.js';
 export { MemoryRunStore } from './memory-run-store.js';
 export { MemoryRunCatalogue } from './memory-run-catalogue.js';
