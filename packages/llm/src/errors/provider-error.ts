@@ -83,13 +83,25 @@ function headerOf(errors: Loose[], name: string): string | undefined {
   return undefined;
 }
 
-/** How long a 429 or 503 asks to wait: `retry-after-ms`, else `retry-after` (seconds or an HTTP date). */
+/** Google's `google.rpc.RetryInfo` detail (`retryDelay: "7s"`), which its SDK keeps (`errorDetails`) where it drops the headers. */
+function retryInfoOf(errors: Loose[]): number | undefined {
+  for (const e of errors) {
+    if (!Array.isArray(e.errorDetails)) continue;
+    for (const detail of e.errorDetails as Loose[]) {
+      const delay = typeof detail?.retryDelay === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(detail.retryDelay) : null;
+      if (delay) return Number(delay[1]) * 1000;
+    }
+  }
+  return undefined;
+}
+
+/** How long a 429 or 503 asks to wait: `retry-after-ms`, else `retry-after` (seconds or an HTTP date), else Google's `RetryInfo`. */
 export function retryAfterFrom(error: unknown, now = Date.now()): number | undefined {
   const errors = chain(error);
   const ms = Number(headerOf(errors, 'retry-after-ms'));
   if (Number.isFinite(ms) && ms >= 0 && headerOf(errors, 'retry-after-ms') !== undefined) return ms;
   const header = headerOf(errors, 'retry-after');
-  if (header === undefined) return undefined;
+  if (header === undefined) return retryInfoOf(errors);
   const seconds = Number(header);
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(header);
@@ -118,8 +130,11 @@ function networkCode(errors: Loose[]): string | undefined {
   return undefined;
 }
 
+/** Messages of a connection lost or refused, as the clients word them (Google's SDK wraps undici's `fetch failed` in its own text, without a cause). */
+const CONNECTION_MESSAGE = /^(Connection error\.|fetch failed|terminated)$|\bError fetching from \S+: fetch failed$|\bError reading from the stream\b/;
+
 function isConnectionError(errors: Loose[]): boolean {
-  return networkCode(errors) !== undefined || errors.some((e) => e.name === 'APIConnectionError' || e.constructor?.name === 'APIConnectionError' || e.message === 'Connection error.' || e.message === 'fetch failed');
+  return networkCode(errors) !== undefined || errors.some((e) => e.name === 'APIConnectionError' || e.constructor?.name === 'APIConnectionError' || (typeof e.message === 'string' && CONNECTION_MESSAGE.test(e.message)));
 }
 
 function isTimeout(errors: Loose[]): boolean {

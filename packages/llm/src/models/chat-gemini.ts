@@ -5,6 +5,26 @@ import { DeferredChatModel } from './deferred-chat-model.js';
 /** Tokens of thinking per reasoning effort (Gemini's reasoning control). */
 const THINKING_BUDGET = { low: 1024, medium: 4096, high: 16_384 } as const;
 
+/** What {@link guardStreamResponses} reaches inside the client. */
+type StreamingClient = { generateContentStream: (...args: unknown[]) => Promise<{ response?: Promise<unknown> }> };
+
+/**
+ * The Gemini SDK's `generateContentStream` gives, besides the stream, a
+ * `response` promise LangChain never awaits: when a stream breaks it rejects
+ * with no handler, and an unhandled rejection ends the process. The stream
+ * itself reports the failure; the promise's rejection is dropped.
+ */
+function guardStreamResponses(chat: object): void {
+  const client = (chat as { client?: Partial<StreamingClient> }).client;
+  const original = client?.generateContentStream;
+  if (!client || typeof original !== 'function') return;
+  client.generateContentStream = async (...args: unknown[]) => {
+    const result = await original.apply(client, args);
+    result.response?.catch(() => {});
+    return result;
+  };
+}
+
 /**
  * The `ChatGoogleGenerativeAI` client (`@langchain/google-genai`, loaded on
  * the first call) for a resolved model: its base URL, key and headers, no
@@ -17,7 +37,7 @@ export function createChatGemini(resolved: ResolvedModel): BaseChatModel {
   const effort = resolved.reasoningEffort;
   const model = new DeferredChatModel('gemini', async () => {
     const { ChatGoogleGenerativeAI } = await import('@langchain/google-genai');
-    return new ChatGoogleGenerativeAI({
+    const chat = new ChatGoogleGenerativeAI({
       model: resolved.model ?? '',
       apiKey: provider.apiKey ?? 'no-key-needed',
       baseUrl: provider.baseUrl,
@@ -28,6 +48,8 @@ export function createChatGemini(resolved: ResolvedModel): BaseChatModel {
       ...(resolved.temperature !== undefined ? { temperature: resolved.temperature } : {}),
       ...(effort ? { thinkingConfig: { thinkingBudget: THINKING_BUDGET[effort] } } : {}),
     });
+    guardStreamResponses(chat);
+    return chat;
   });
   return model as unknown as BaseChatModel;
 }
