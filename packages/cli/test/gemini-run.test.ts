@@ -64,4 +64,21 @@ describe('orchestra run with Gemini (gemini-* picks the built-in provider)', () 
     expect(reason).toMatch(/^  reason: plan failed: provider gemini \(http:\/\/127\.0\.0\.1:\d+\) rejected the request for model "gemini-2\.5-flash" \(HTTP 400: .*API key not valid/);
     expect(refused.stdout + refused.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('a phased node serializes its artifact through a forced function call', async () => {
+    const VISION = { genre: 'literary', audience: 'adult', tone: 'wry', themes: ['solitude', 'weather'], scope: { target_word_count: 60000, chapters: 24 } };
+    server.enqueue(toolCall('ready_to_summarize', {}), reply('Literary novel for adults.'), toolCall('submit_dream', { ...VISION, audience: '' }), toolCall('submit_dream', VISION));
+    const dir = join(tempDir(), 'run');
+    const result = await cliWith(['run', join(ROOT, 'fixtures', 'dream.dot'), '--model', 'gemini-2.5-flash', '--logs-dir', dir], { env: env() });
+    expect(result.stderr).toBe('');
+    expect(result.code, result.stdout).toBe(0);
+    expect(json(join(dir, 'dream', 'output.json'))).toEqual(VISION);
+    expect(server.generations[2]?.toolConfig?.functionCallingConfig).toMatchObject({ mode: 'ANY', allowedFunctionNames: ['submit_dream'] });
+  });
+
+  it('doctor lists the models the Gemini API offers', async () => {
+    const result = await cliWith(['doctor', '--model', 'gemini-2.5-flash'], { env: env() });
+    expect(result.stdout).toMatch(/gemini.*answered in \d+ ms, [1-9]\d* model\(s\)/);
+  });
 });
+

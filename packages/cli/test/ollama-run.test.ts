@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { httpError, reply, startScriptedOllamaServer, toolCall, type ScriptedOllamaServer } from '@orchestra/testing';
@@ -63,4 +63,22 @@ describe('orchestra run with Ollama', () => {
     expect(reason).toMatch(/^  reason: plan failed: provider ollama \(http:\/\/127\.0\.0\.1:\d+\) does not know model "llama3\.2" \(HTTP 404/);
     expect(server.chats).toHaveLength(1);
   });
+
+  it('a phased node serializes its artifact through a tool call', async () => {
+    const VISION = { genre: 'literary', audience: 'adult', tone: 'wry', themes: ['solitude', 'weather'], scope: { target_word_count: 60000, chapters: 24 } };
+    server.enqueue(toolCall('ready_to_summarize', {}), reply('Literary novel for adults.'), toolCall('submit_dream', VISION));
+    const { dir, env } = project();
+    for (const file of readdirSync(join(ROOT, 'fixtures')).filter((f) => f.startsWith('dream'))) copyFileSync(join(ROOT, 'fixtures', file), join(dir, file));
+    const result = await cliWith(['run', 'dream.dot', '--logs-dir', 'run3'], { cwd: dir, env });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(json(join(dir, 'run3', 'dream', 'output.json'))).toEqual(VISION);
+  });
+
+  it('doctor lists the models Ollama has pulled', async () => {
+    const { dir, env } = project();
+    const result = await cliWith(['doctor'], { cwd: dir, env });
+    expect(result.stdout).toMatch(/ollama.*answered in \d+ ms, [1-9]\d* model\(s\)/);
+  });
 });
+

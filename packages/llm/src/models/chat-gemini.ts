@@ -1,9 +1,23 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ResolvedModel } from '../config/index.js';
 import { DeferredChatModel } from './deferred-chat-model.js';
 
 /** Tokens of thinking per reasoning effort (Gemini's reasoning control). */
 const THINKING_BUDGET = { low: 1024, medium: 4096, high: 16_384 } as const;
+
+/**
+ * The messages with every system message merged into one, first: Gemini
+ * takes one system instruction, and LangChain's client refuses a system
+ * message anywhere but first (a stage's preamble and a phase's
+ * instructions are two).
+ */
+export function oneSystemMessage(messages: BaseMessage[]): BaseMessage[] {
+  const systems = messages.filter((m) => m.getType() === 'system');
+  if (systems.length === 0 || (systems.length === 1 && messages[0] === systems[0])) return messages;
+  const text = systems.map((m) => (typeof m.content === 'string' ? m.content : m.text)).join('\n\n');
+  return [new SystemMessage(text), ...messages.filter((m) => m.getType() !== 'system')];
+}
 
 /** What {@link guardStreamResponses} reaches inside the client. */
 type StreamingClient = { generateContentStream: (...args: unknown[]) => Promise<{ response?: Promise<unknown> }> };
@@ -50,6 +64,6 @@ export function createChatGemini(resolved: ResolvedModel): BaseChatModel {
     });
     guardStreamResponses(chat);
     return chat;
-  });
+  }, oneSystemMessage);
   return model as unknown as BaseChatModel;
 }

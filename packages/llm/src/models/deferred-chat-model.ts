@@ -18,9 +18,15 @@ export interface DeferredCallOptions extends BaseChatModelCallOptions {
 export class DeferredChatModel extends BaseChatModel<DeferredCallOptions> {
   private loading: Promise<BaseChatModel> | undefined;
 
+  /**
+   * @param kind the API's name (`_llmType`).
+   * @param load makes the real client (importing its package).
+   * @param prepare rewrites the messages before each call, for an API with rules of its own (Gemini: one system message, first).
+   */
   constructor(
     private readonly kind: string,
     private readonly load: () => Promise<BaseChatModel>,
+    private readonly prepare: (messages: BaseMessage[]) => BaseMessage[] = (messages) => messages,
   ) {
     super({});
   }
@@ -44,11 +50,11 @@ export class DeferredChatModel extends BaseChatModel<DeferredCallOptions> {
 
   async _generate(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
     const real = (await this.client()) as unknown as { _generate(m: BaseMessage[], o: unknown, r?: CallbackManagerForLLMRun): Promise<ChatResult> };
-    return real._generate(messages, options, runManager);
+    return real._generate(this.prepare(messages), options, runManager);
   }
 
   override async *_streamResponseChunks(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): AsyncGenerator<ChatGenerationChunk> {
     const real = (await this.client()) as unknown as { _streamResponseChunks(m: BaseMessage[], o: unknown, r?: CallbackManagerForLLMRun): AsyncGenerator<ChatGenerationChunk> };
-    yield* real._streamResponseChunks(messages, options, runManager);
+    yield* real._streamResponseChunks(this.prepare(messages), options, runManager);
   }
 }
