@@ -1,9 +1,9 @@
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { readBody, sendJson } from '../openai-server/http-io.js';
+import type { Server, ServerResponse } from 'node:http';
+import { sendJson } from '../openai-server/http-io.js';
 import { DEFAULT_MODELS, decodeModelId } from '../openai-server/models.js';
-import { flattenHeaders, quoteShort } from '../openai-server/request-record.js';
+import type { MutableRecordedRequest } from '../openai-server/request-record.js';
 import type { ScriptStep } from '../openai-server/types.js';
+import { ScriptedHttpServer, isNoStep, listenLocal, type NoStep, type ParsedBody } from '../scripted-server/scripted-http-server.js';
 import { answerAnthropicStep } from './answer-step.js';
 import { apiKeyProblem } from './auth.js';
 import { anthropicErrorBody } from './error-body.js';
@@ -59,172 +59,71 @@ export interface ScriptedAnthropicServer {
 const MESSAGES_PATH = '/v1/messages';
 const MODELS_PATH = '/v1/models';
 
-class ScriptedAnthropic implements ScriptedAnthropicServer {
-  readonly url: string;
-  private queue: ScriptStep[] = [];
-  private responder: AnthropicResponder | undefined;
-  private log: MutableAnthropicRecord[] = [];
-  private nextIndex = 1;
-  private readonly sockets = new Set<Socket>();
-  private readonly inFlight = new Map<MutableAnthropicRecord, { controller: AbortController; res: ServerResponse }>();
-  private closing: Promise<void> | undefined;
-
+class ScriptedAnthropic extends ScriptedHttpServer<MutableAnthropicRecord, AnthropicResponder> implements ScriptedAnthropicServer {
   constructor(
-    private readonly server: Server,
+    server: Server,
     private readonly options: ScriptedAnthropicServerOptions,
   ) {
-    const { port } = server.address() as AddressInfo;
-    this.url = `http://127.0.0.1:${port}`;
-    this.queue = [...(options.script ?? [])];
-    this.responder = options.responder;
-    server.on('connection', (socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      void this.handle(req, res);
-    });
-  }
-
-  get requests(): readonly AnthropicRecordedRequest[] {
-    return [...this.log];
+    super(server, options);
   }
 
   get messages(): readonly AnthropicRecordedRequest[] {
     return this.log.filter((record) => record.method === 'POST' && record.path === MESSAGES_PATH);
   }
 
-  get remaining(): number {
-    return this.queue.length;
-  }
-
-  enqueue(...steps: ScriptStep[]): this {
-    this.queue.push(...steps);
-    return this;
-  }
-
-  respondWith(responder: AnthropicResponder | undefined): this {
-    this.responder = responder;
-    return this;
-  }
-
-  reset(): void {
-    this.queue = [];
-    this.responder = undefined;
-    this.log = [];
-    this.nextIndex = 1;
-  }
-
-  close(): Promise<void> {
-    this.closing ??= new Promise<void>((resolve) => {
-      for (const [record, { controller, res }] of this.inFlight) {
-        if (!res.writableFinished && !record.outcome.startsWith('dropped')) record.outcome = 'server closed';
-        controller.abort();
-      }
-      this.server.close(() => resolve());
-      for (const socket of this.sockets) socket.destroy();
-    });
-    return this.closing;
-  }
-
   private get models(): readonly string[] {
     return this.options.models ?? DEFAULT_MODELS;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const record: MutableAnthropicRecord = {
-      index: this.nextIndex++,
-      method: req.method ?? 'GET',
-      path: (req.url ?? '/').split('?')[0] ?? '/',
-      headers: flattenHeaders(req.headers),
-      body: undefined,
-      at: Date.now(),
-      outcome: 'pending',
-    };
+  protected newRecord(base: MutableRecordedRequest): MutableAnthropicRecord {
+    const record = base as MutableAnthropicRecord; // no API fields yet: they come with the body
     const version = record.headers['anthropic-version'];
     if (version !== undefined) record.anthropicVersion = version;
-    this.log.push(record);
-    const controller = new AbortController();
-    this.inFlight.set(record, { controller, res });
-    req.on('error', () => {});
-    res.on('error', () => {});
-    res.on('close', () => {
-      this.inFlight.delete(record);
-      if (!res.writableFinished && !record.outcome.startsWith('dropped')) {
-        record.outcome = this.closing ? 'server closed' : 'aborted';
-      }
-      controller.abort();
-    });
-    const requestId = `req_scripted_${record.index}`;
-    const headers = { 'request-id': requestId };
-    const fail = (status: number, message: string, outcome: MutableAnthropicRecord['outcome'] = `error ${status}`): void => {
-      record.outcome = outcome;
-      sendJson(res, status, anthropicErrorBody(status, requestId, { message }), headers);
-    };
-    try {
-      const text = await readBody(req);
-      if (text === undefined || controller.signal.aborted) return;
-      let badJson = false;
-      if (text.trim() !== '') {
-        try {
-          record.body = JSON.parse(text);
-        } catch {
-          badJson = true;
-        }
-      }
-      if (record.path === MESSAGES_PATH) Object.assign(record, messagesFields(record.body));
-
-      const keyProblem = this.options.apiKey === undefined ? undefined : apiKeyProblem(record.headers['x-api-key'], this.options.apiKey);
-      if (keyProblem !== undefined) return fail(401, keyProblem);
-      if (record.method === 'GET' && record.path === MODELS_PATH) {
-        record.outcome = 'models';
-        return sendJson(res, 200, anthropicModelList(this.models), headers);
-      }
-      if (record.method === 'GET' && record.path.startsWith(`${MODELS_PATH}/`)) {
-        const id = decodeModelId(record.path.slice(MODELS_PATH.length + 1));
-        if (id === undefined || !this.models.includes(id)) return fail(404, `model: ${id ?? record.path}`);
-        record.outcome = 'models';
-        return sendJson(res, 200, anthropicModelObject(id), headers);
-      }
-      if (record.method !== 'POST' || record.path !== MESSAGES_PATH) {
-        return fail(404, `Unknown request URL: ${record.method} ${record.path}. The scripted server serves POST ${MESSAGES_PATH} and GET ${MODELS_PATH}.`);
-      }
-      if (badJson) return fail(400, 'The request body is not valid JSON.');
-      await this.answerMessages(record, res, controller.signal, { requestId, headers, fail });
-    } catch (error) {
-      if (res.headersSent) res.destroy();
-      else fail(500, `scripted server: internal error: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    return record;
   }
 
-  private async answerMessages(
-    record: MutableAnthropicRecord,
-    res: ServerResponse,
-    signal: AbortSignal,
-    answer: {
-      requestId: string;
-      headers: Record<string, string>;
-      fail: (status: number, message: string, outcome: MutableAnthropicRecord['outcome']) => void;
-    },
-  ): Promise<void> {
-    let step = this.queue.shift();
-    if (step === undefined && this.responder !== undefined) {
-      try {
-        step = await this.responder(record);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        return answer.fail(500, `scripted server: the responder threw for request #${record.index}: ${reason}`, 'responder error');
-      }
+  private fail(record: MutableAnthropicRecord, res: ServerResponse, status: number, message: string, outcome: MutableAnthropicRecord['outcome'] = `error ${status}`): void {
+    record.outcome = outcome;
+    sendJson(res, status, anthropicErrorBody(status, requestIdOf(record), { message }), headersOf(record));
+  }
+
+  protected internalError(record: MutableAnthropicRecord, res: ServerResponse, message: string, outcome?: NoStep['outcome']): void {
+    this.fail(record, res, 500, message, outcome);
+  }
+
+  protected async route(record: MutableAnthropicRecord, { badJson }: ParsedBody, res: ServerResponse, signal: AbortSignal): Promise<void> {
+    const headers = headersOf(record);
+    if (record.path === MESSAGES_PATH) Object.assign(record, messagesFields(record.body));
+    const keyProblem = this.options.apiKey === undefined ? undefined : apiKeyProblem(record.headers['x-api-key'], this.options.apiKey);
+    if (keyProblem !== undefined) return this.fail(record, res, 401, keyProblem);
+    if (record.method === 'GET' && record.path === MODELS_PATH) {
+      record.outcome = 'models';
+      return sendJson(res, 200, anthropicModelList(this.models), headers);
     }
-    if (step === undefined) {
-      return answer.fail(500, `scripted server: no response scripted for request #${record.index} (last user message: ${quoteShort(record.lastUserText, 200)})`, 'no script');
+    if (record.method === 'GET' && record.path.startsWith(`${MODELS_PATH}/`)) {
+      const id = decodeModelId(record.path.slice(MODELS_PATH.length + 1));
+      if (id === undefined || !this.models.includes(id)) return this.fail(record, res, 404, `model: ${id ?? record.path}`);
+      record.outcome = 'models';
+      return sendJson(res, 200, anthropicModelObject(id), headers);
     }
+    if (record.method !== 'POST' || record.path !== MESSAGES_PATH) {
+      return this.fail(record, res, 404, `Unknown request URL: ${record.method} ${record.path}. The scripted server serves POST ${MESSAGES_PATH} and GET ${MODELS_PATH}.`);
+    }
+    if (badJson) return this.fail(record, res, 400, 'The request body is not valid JSON.');
+    const step = await this.takeStep(record);
+    if (isNoStep(step)) return this.internalError(record, res, step.message, step.outcome);
     if (signal.aborted) return;
-    await answerAnthropicStep(
-      { res, record, signal, defaultModel: this.models[0] ?? 'scripted-model', requestId: answer.requestId, headers: answer.headers },
-      step,
-    );
+    await answerAnthropicStep({ res, record, signal, defaultModel: this.models[0] ?? 'scripted-model', requestId: requestIdOf(record), headers }, step);
   }
+}
+
+/** The id every answer to a request carries (`request-id`, and in error bodies). */
+function requestIdOf(record: MutableAnthropicRecord): string {
+  return `req_scripted_${record.index}`;
+}
+
+function headersOf(record: MutableAnthropicRecord): Record<string, string> {
+  return { 'request-id': requestIdOf(record) };
 }
 
 /**
@@ -268,13 +167,5 @@ class ScriptedAnthropic implements ScriptedAnthropicServer {
  * await server.close();
  */
 export async function startScriptedAnthropicServer(options: ScriptedAnthropicServerOptions = {}): Promise<ScriptedAnthropicServer> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  return new ScriptedAnthropic(server, options);
+  return new ScriptedAnthropic(await listenLocal(options.port), options);
 }

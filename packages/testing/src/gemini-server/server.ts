@@ -1,9 +1,9 @@
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { readBody, sendJson } from '../openai-server/http-io.js';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { sendJson } from '../openai-server/http-io.js';
 import { DEFAULT_MODELS } from '../openai-server/models.js';
-import { flattenHeaders, quoteShort } from '../openai-server/request-record.js';
+import type { MutableRecordedRequest } from '../openai-server/request-record.js';
 import type { ScriptStep } from '../openai-server/types.js';
+import { ScriptedHttpServer, isNoStep, listenLocal, type NoStep, type ParsedBody } from '../scripted-server/scripted-http-server.js';
 import { answerGeminiStep } from './answer-step.js';
 import { keyRefusal } from './auth.js';
 import { geminiErrorBody } from './error-body.js';
@@ -66,174 +66,80 @@ function isGenerate(record: GeminiRecordedRequest): boolean {
   return record.stream !== undefined;
 }
 
-class ScriptedGemini implements ScriptedGeminiServer {
-  readonly url: string;
-  private queue: ScriptStep[] = [];
-  private responder: GeminiResponder | undefined;
-  private log: MutableGeminiRecord[] = [];
-  private nextIndex = 1;
-  private readonly sockets = new Set<Socket>();
-  private readonly inFlight = new Map<MutableGeminiRecord, { controller: AbortController; res: ServerResponse }>();
-  private closing: Promise<void> | undefined;
-
+class ScriptedGemini extends ScriptedHttpServer<MutableGeminiRecord, GeminiResponder> implements ScriptedGeminiServer {
   constructor(
-    private readonly server: Server,
+    server: Server,
     private readonly options: ScriptedGeminiServerOptions,
   ) {
-    const { port } = server.address() as AddressInfo;
-    this.url = `http://127.0.0.1:${port}`;
-    this.queue = [...(options.script ?? [])];
-    this.responder = options.responder;
-    server.on('connection', (socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      void this.handle(req, res);
-    });
-  }
-
-  get requests(): readonly GeminiRecordedRequest[] {
-    return [...this.log];
+    super(server, options);
   }
 
   get generations(): readonly GeminiRecordedRequest[] {
     return this.log.filter(isGenerate);
   }
 
-  get remaining(): number {
-    return this.queue.length;
-  }
-
-  enqueue(...steps: ScriptStep[]): this {
-    this.queue.push(...steps);
-    return this;
-  }
-
-  respondWith(responder: GeminiResponder | undefined): this {
-    this.responder = responder;
-    return this;
-  }
-
-  reset(): void {
-    this.queue = [];
-    this.responder = undefined;
-    this.log = [];
-    this.nextIndex = 1;
-  }
-
-  close(): Promise<void> {
-    this.closing ??= new Promise<void>((resolve) => {
-      for (const [record, { controller, res }] of this.inFlight) {
-        if (!res.writableFinished && !record.outcome.startsWith('dropped')) record.outcome = 'server closed';
-        controller.abort();
-      }
-      this.server.close(() => resolve());
-      for (const socket of this.sockets) socket.destroy();
-    });
-    return this.closing;
-  }
-
   private get models(): readonly string[] {
     return this.options.models ?? DEFAULT_MODELS;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const record: MutableGeminiRecord = {
-      index: this.nextIndex++,
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      headers: flattenHeaders(req.headers),
-      body: undefined,
-      at: Date.now(),
-      outcome: 'pending',
-    };
+  protected newRecord(base: MutableRecordedRequest, req: IncomingMessage): MutableGeminiRecord {
+    const record = base as MutableGeminiRecord; // no API fields yet: they come with the path and the body
     const route = routeOf(record.method, record.path);
     if (route.apiVersion !== undefined) record.apiVersion = route.apiVersion;
     if (route.kind === 'generate') {
       record.model = route.model;
       record.stream = route.stream;
-      if (route.stream) record.sse = url.searchParams.get('alt') === 'sse';
+      if (route.stream) record.sse = queryOf(req).get('alt') === 'sse';
     }
-    this.log.push(record);
-    const controller = new AbortController();
-    this.inFlight.set(record, { controller, res });
-    req.on('error', () => {});
-    res.on('error', () => {});
-    res.on('close', () => {
-      this.inFlight.delete(record);
-      if (!res.writableFinished && !record.outcome.startsWith('dropped')) {
-        record.outcome = this.closing ? 'server closed' : 'aborted';
-      }
-      controller.abort();
-    });
-    const fail = (status: number, message: string, outcome: MutableGeminiRecord['outcome'] = `error ${status}`): void => {
-      record.outcome = outcome;
-      sendJson(res, status, geminiErrorBody(status, { message }));
-    };
-    try {
-      const text = await readBody(req);
-      if (text === undefined || controller.signal.aborted) return;
-      let badJson = false;
-      if (text.trim() !== '') {
-        try {
-          record.body = JSON.parse(text);
-        } catch {
-          badJson = true;
-        }
-      }
-      if (route.kind === 'generate') Object.assign(record, generateFields(record.body));
-
-      const refusal = this.options.apiKey === undefined ? undefined : keyRefusal(record.headers['x-goog-api-key'], url.searchParams.get('key'), this.options.apiKey);
-      if (refusal !== undefined) {
-        record.outcome = `error ${refusal.status}`;
-        return sendJson(res, refusal.status, refusal.body);
-      }
-      switch (route.kind) {
-        case 'list-models':
-          record.outcome = 'models';
-          return sendJson(res, 200, geminiModelList(this.models));
-        case 'get-model':
-          if (!this.models.includes(route.model)) return fail(404, `models/${route.model} is not found for API version ${route.apiVersion}.`);
-          record.outcome = 'models';
-          return sendJson(res, 200, geminiModelObject(route.model));
-        case 'generate':
-          if (badJson) return fail(400, 'Invalid JSON payload received. Unexpected token.');
-          return await this.answerGenerate(record, res, controller.signal, fail);
-        default:
-          return fail(
-            404,
-            `Unknown request URL: ${record.method} ${record.path}. The scripted server serves POST /v1beta/models/{model}:generateContent, POST /v1beta/models/{model}:streamGenerateContent and GET /v1beta/models.`,
-          );
-      }
-    } catch (error) {
-      if (res.headersSent) res.destroy();
-      else fail(500, `scripted server: internal error: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    return record;
   }
 
-  private async answerGenerate(
-    record: MutableGeminiRecord,
-    res: ServerResponse,
-    signal: AbortSignal,
-    fail: (status: number, message: string, outcome: MutableGeminiRecord['outcome']) => void,
-  ): Promise<void> {
-    let step = this.queue.shift();
-    if (step === undefined && this.responder !== undefined) {
-      try {
-        step = await this.responder(record);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        return fail(500, `scripted server: the responder threw for request #${record.index}: ${reason}`, 'responder error');
-      }
-    }
-    if (step === undefined) {
-      return fail(500, `scripted server: no response scripted for request #${record.index} (last user message: ${quoteShort(record.lastUserText, 200)})`, 'no script');
-    }
-    if (signal.aborted) return;
-    await answerGeminiStep({ res, record, signal, defaultModel: this.models[0] ?? 'scripted-model' }, step);
+  private fail(record: MutableGeminiRecord, res: ServerResponse, status: number, message: string, outcome: MutableGeminiRecord['outcome'] = `error ${status}`): void {
+    record.outcome = outcome;
+    sendJson(res, status, geminiErrorBody(status, { message }));
   }
+
+  protected internalError(record: MutableGeminiRecord, res: ServerResponse, message: string, outcome?: NoStep['outcome']): void {
+    this.fail(record, res, 500, message, outcome);
+  }
+
+  protected async route(record: MutableGeminiRecord, { badJson }: ParsedBody, res: ServerResponse, signal: AbortSignal, req: IncomingMessage): Promise<void> {
+    const route = routeOf(record.method, record.path);
+    if (route.kind === 'generate') Object.assign(record, generateFields(record.body));
+    const refusal = this.options.apiKey === undefined ? undefined : keyRefusal(record.headers['x-goog-api-key'], queryOf(req).get('key'), this.options.apiKey);
+    if (refusal !== undefined) {
+      record.outcome = `error ${refusal.status}`;
+      return sendJson(res, refusal.status, refusal.body);
+    }
+    switch (route.kind) {
+      case 'list-models':
+        record.outcome = 'models';
+        return sendJson(res, 200, geminiModelList(this.models));
+      case 'get-model':
+        if (!this.models.includes(route.model)) return this.fail(record, res, 404, `models/${route.model} is not found for API version ${route.apiVersion}.`);
+        record.outcome = 'models';
+        return sendJson(res, 200, geminiModelObject(route.model));
+      case 'generate': {
+        if (badJson) return this.fail(record, res, 400, 'Invalid JSON payload received. Unexpected token.');
+        const step = await this.takeStep(record);
+        if (isNoStep(step)) return this.internalError(record, res, step.message, step.outcome);
+        if (signal.aborted) return;
+        return await answerGeminiStep({ res, record, signal, defaultModel: this.models[0] ?? 'scripted-model' }, step);
+      }
+      default:
+        return this.fail(
+          record,
+          res,
+          404,
+          `Unknown request URL: ${record.method} ${record.path}. The scripted server serves POST /v1beta/models/{model}:generateContent, POST /v1beta/models/{model}:streamGenerateContent and GET /v1beta/models.`,
+        );
+    }
+  }
+}
+
+/** The query of a request's URL (`alt`, `key`). */
+function queryOf(req: IncomingMessage): URLSearchParams {
+  return new URL(req.url ?? '/', 'http://127.0.0.1').searchParams;
 }
 
 /**
@@ -286,13 +192,5 @@ class ScriptedGemini implements ScriptedGeminiServer {
  * await server.close();
  */
 export async function startScriptedGeminiServer(options: ScriptedGeminiServerOptions = {}): Promise<ScriptedGeminiServer> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  return new ScriptedGemini(server, options);
+  return new ScriptedGemini(await listenLocal(options.port), options);
 }

@@ -1,9 +1,9 @@
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { readBody, sendJson } from '../openai-server/http-io.js';
+import type { Server, ServerResponse } from 'node:http';
+import { sendJson } from '../openai-server/http-io.js';
 import { DEFAULT_MODELS } from '../openai-server/models.js';
-import { flattenHeaders, quoteShort } from '../openai-server/request-record.js';
+import type { MutableRecordedRequest } from '../openai-server/request-record.js';
 import type { ScriptStep } from '../openai-server/types.js';
+import { ScriptedHttpServer, isNoStep, listenLocal, type NoStep, type ParsedBody } from '../scripted-server/scripted-http-server.js';
 import { answerOllamaStep } from './answer-step.js';
 import { bearerProblem } from './auth.js';
 import { DEFAULT_OLLAMA_VERSION, ollamaModelList } from './models.js';
@@ -65,157 +65,54 @@ const CHAT_PATH = '/api/chat';
 const TAGS_PATH = '/api/tags';
 const VERSION_PATH = '/api/version';
 
-class ScriptedOllama implements ScriptedOllamaServer {
-  readonly url: string;
-  private queue: ScriptStep[] = [];
-  private responder: OllamaResponder | undefined;
-  private log: MutableOllamaRecord[] = [];
-  private nextIndex = 1;
-  private readonly sockets = new Set<Socket>();
-  private readonly inFlight = new Map<MutableOllamaRecord, { controller: AbortController; res: ServerResponse }>();
-  private closing: Promise<void> | undefined;
-
+class ScriptedOllama extends ScriptedHttpServer<MutableOllamaRecord, OllamaResponder> implements ScriptedOllamaServer {
   constructor(
-    private readonly server: Server,
+    server: Server,
     private readonly options: ScriptedOllamaServerOptions,
   ) {
-    const { port } = server.address() as AddressInfo;
-    this.url = `http://127.0.0.1:${port}`;
-    this.queue = [...(options.script ?? [])];
-    this.responder = options.responder;
-    server.on('connection', (socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      void this.handle(req, res);
-    });
-  }
-
-  get requests(): readonly OllamaRecordedRequest[] {
-    return [...this.log];
+    super(server, options);
   }
 
   get chats(): readonly OllamaRecordedRequest[] {
     return this.log.filter((record) => record.method === 'POST' && record.path === CHAT_PATH);
   }
 
-  get remaining(): number {
-    return this.queue.length;
-  }
-
-  enqueue(...steps: ScriptStep[]): this {
-    this.queue.push(...steps);
-    return this;
-  }
-
-  respondWith(responder: OllamaResponder | undefined): this {
-    this.responder = responder;
-    return this;
-  }
-
-  reset(): void {
-    this.queue = [];
-    this.responder = undefined;
-    this.log = [];
-    this.nextIndex = 1;
-  }
-
-  close(): Promise<void> {
-    this.closing ??= new Promise<void>((resolve) => {
-      for (const [record, { controller, res }] of this.inFlight) {
-        if (!res.writableFinished && !record.outcome.startsWith('dropped')) record.outcome = 'server closed';
-        controller.abort();
-      }
-      this.server.close(() => resolve());
-      for (const socket of this.sockets) socket.destroy();
-    });
-    return this.closing;
-  }
-
   private get models(): readonly string[] {
     return this.options.models ?? DEFAULT_MODELS;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const record: MutableOllamaRecord = {
-      index: this.nextIndex++,
-      method: req.method ?? 'GET',
-      path: (req.url ?? '/').split('?')[0] ?? '/',
-      headers: flattenHeaders(req.headers),
-      body: undefined,
-      at: Date.now(),
-      outcome: 'pending',
-    };
-    this.log.push(record);
-    const controller = new AbortController();
-    this.inFlight.set(record, { controller, res });
-    req.on('error', () => {});
-    res.on('error', () => {});
-    res.on('close', () => {
-      this.inFlight.delete(record);
-      if (!res.writableFinished && !record.outcome.startsWith('dropped')) {
-        record.outcome = this.closing ? 'server closed' : 'aborted';
-      }
-      controller.abort();
-    });
-    const fail = (status: number, message: string, outcome: MutableOllamaRecord['outcome'] = `error ${status}`): void => {
-      record.outcome = outcome;
-      sendJson(res, status, { error: message });
-    };
-    try {
-      const text = await readBody(req);
-      if (text === undefined || controller.signal.aborted) return;
-      let badJson = false;
-      if (text.trim() !== '') {
-        try {
-          record.body = JSON.parse(text);
-        } catch {
-          badJson = true;
-        }
-      }
-      if (record.path === CHAT_PATH) Object.assign(record, chatFields(record.body));
-
-      const problem = this.options.bearer === undefined ? undefined : bearerProblem(record.headers['authorization'], this.options.bearer);
-      if (problem !== undefined) return fail(401, problem);
-      if (record.method === 'GET' && record.path === TAGS_PATH) {
-        record.outcome = 'models';
-        return sendJson(res, 200, ollamaModelList(this.models));
-      }
-      if (record.method === 'GET' && record.path === VERSION_PATH) {
-        record.outcome = 'models';
-        return sendJson(res, 200, { version: this.options.version ?? DEFAULT_OLLAMA_VERSION });
-      }
-      if (record.method !== 'POST' || record.path !== CHAT_PATH) {
-        return fail(404, `scripted server: unknown request URL: ${record.method} ${record.path}. It serves POST ${CHAT_PATH}, GET ${TAGS_PATH} and GET ${VERSION_PATH}.`);
-      }
-      if (badJson) return fail(400, 'invalid JSON in the request body');
-      if (record.model === undefined || record.model === '') return fail(400, 'model is required');
-      await this.answerChat(record, res, controller.signal, fail);
-    } catch (error) {
-      if (res.headersSent) res.destroy();
-      else fail(500, `scripted server: internal error: ${error instanceof Error ? error.message : String(error)}`);
-    }
+  protected newRecord(base: MutableRecordedRequest): MutableOllamaRecord {
+    return base as MutableOllamaRecord; // no API fields yet: they come with the body
   }
 
-  private async answerChat(
-    record: MutableOllamaRecord,
-    res: ServerResponse,
-    signal: AbortSignal,
-    fail: (status: number, message: string, outcome: MutableOllamaRecord['outcome']) => void,
-  ): Promise<void> {
-    let step = this.queue.shift();
-    if (step === undefined && this.responder !== undefined) {
-      try {
-        step = await this.responder(record);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        return fail(500, `scripted server: the responder threw for request #${record.index}: ${reason}`, 'responder error');
-      }
+  private fail(record: MutableOllamaRecord, res: ServerResponse, status: number, message: string, outcome: MutableOllamaRecord['outcome'] = `error ${status}`): void {
+    record.outcome = outcome;
+    sendJson(res, status, { error: message });
+  }
+
+  protected internalError(record: MutableOllamaRecord, res: ServerResponse, message: string, outcome?: NoStep['outcome']): void {
+    this.fail(record, res, 500, message, outcome);
+  }
+
+  protected async route(record: MutableOllamaRecord, { badJson }: ParsedBody, res: ServerResponse, signal: AbortSignal): Promise<void> {
+    if (record.path === CHAT_PATH) Object.assign(record, chatFields(record.body));
+    const problem = this.options.bearer === undefined ? undefined : bearerProblem(record.headers['authorization'], this.options.bearer);
+    if (problem !== undefined) return this.fail(record, res, 401, problem);
+    if (record.method === 'GET' && record.path === TAGS_PATH) {
+      record.outcome = 'models';
+      return sendJson(res, 200, ollamaModelList(this.models));
     }
-    if (step === undefined) {
-      return fail(500, `scripted server: no response scripted for request #${record.index} (last user message: ${quoteShort(record.lastUserText, 200)})`, 'no script');
+    if (record.method === 'GET' && record.path === VERSION_PATH) {
+      record.outcome = 'models';
+      return sendJson(res, 200, { version: this.options.version ?? DEFAULT_OLLAMA_VERSION });
     }
+    if (record.method !== 'POST' || record.path !== CHAT_PATH) {
+      return this.fail(record, res, 404, `scripted server: unknown request URL: ${record.method} ${record.path}. It serves POST ${CHAT_PATH}, GET ${TAGS_PATH} and GET ${VERSION_PATH}.`);
+    }
+    if (badJson) return this.fail(record, res, 400, 'invalid JSON in the request body');
+    if (record.model === undefined || record.model === '') return this.fail(record, res, 400, 'model is required');
+    const step = await this.takeStep(record);
+    if (isNoStep(step)) return this.internalError(record, res, step.message, step.outcome);
     if (signal.aborted) return;
     await answerOllamaStep({ res, record, signal, defaultModel: this.models[0] ?? 'scripted-model' }, step);
   }
@@ -264,13 +161,5 @@ class ScriptedOllama implements ScriptedOllamaServer {
  * await server.close();
  */
 export async function startScriptedOllamaServer(options: ScriptedOllamaServerOptions = {}): Promise<ScriptedOllamaServer> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  return new ScriptedOllama(server, options);
+  return new ScriptedOllama(await listenLocal(options.port), options);
 }
