@@ -84,3 +84,24 @@ describe('orchestra chat --resume shows the conversation so far', { timeout: 30_
     expect(clip(emoji)).toBe(`${'😀'.repeat(REPLAY_CLIP.chars)} …`);
   });
 });
+
+describe('piped chat keeps its output in order', { timeout: 30_000 }, () => {
+  it('/runs prints its list before the next message is echoed and answered', async () => {
+    const workspace = new ProjectWorkspace(mkdtempSync(join(tmpdir(), 'orchestra-chat-terminal-'))).ensure();
+    writeFileSync(join(workspace.dir, 'review.dot'), readFileSync(fixturePath('human-gate.dot'), 'utf8'));
+    model.enqueue(toolCall('launch_run', { task: 'Review', pipeline: 'review.dot' }), reply('Shipped.'), reply('You are welcome.'));
+    const session = open(workspace, false);
+    const { t, output } = terminal(session, workspace);
+    for (const line of ['review it', '/runs', 'thanks']) t.line(line);
+    t.end();
+    await t.done;
+    const lines = output().trimEnd().split('\n');
+    const at = (pattern: RegExp) => lines.findIndex((l) => pattern.test(l));
+    expect(at(/^orchestra › Shipped\.$/)).toBeGreaterThan(-1);
+    // The list (a card per run, then the tokens line) comes after the reply it followed, and before the next message.
+    expect(at(/^ {2}✓ run \S+: Review · review\.dot · completed/)).toBeGreaterThan(at(/^orchestra › Shipped\.$/));
+    expect(at(/^ {2}session agent: \d+ tokens; runs: 0 tokens$/)).toBe(at(/^ {2}✓ run /) + 1);
+    expect(at(/^you › thanks$/)).toBe(at(/^ {2}session agent: /) + 1);
+    expect(lines.at(-1)).toBe('orchestra › You are welcome.');
+  });
+});

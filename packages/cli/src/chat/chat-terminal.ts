@@ -33,7 +33,9 @@ export function runCard(result: RunResult): string {
  * question asked, else becomes a message, and waits while the agent is
  * thinking. During a run, a line typed at a terminal is queued for the
  * agent; a piped line waits for the run's next question (or its end), so
- * piped input scripts a session.
+ * piped input scripts a session; a piped line also waits for the output of
+ * the commands before it (`/runs`, `/run`), so the output keeps the input's
+ * order.
  */
 export class ChatTerminal {
   private readonly lines: string[] = [];
@@ -140,6 +142,8 @@ export class ChatTerminal {
         if (!this.inTurn) this.quit();
         return;
       }
+      // A script's lines wait for the output of the commands before them (/runs reads the runs): output stays in order.
+      if (!this.options.tty && this.commandsPending > 0) return;
       const trimmed = next.trim();
       // The chat's own commands come first, even while a question waits (/done and the like are answers).
       if (/^\/(cancel|quit|exit|runs|run|help)\b/.test(trimmed)) {
@@ -186,6 +190,20 @@ export class ChatTerminal {
 
   /** Output of commands, in the order they were given. */
   private commands: Promise<void> = Promise.resolve();
+  /** Commands whose output is not all out yet. */
+  private commandsPending = 0;
+
+  /** Queues a command's output after the earlier ones'; the lines after it wait for it (piped input). */
+  private queueCommand(work: () => Promise<void>): void {
+    this.commandsPending += 1;
+    this.commands = this.commands
+      .then(work)
+      .catch((error: unknown) => this.out(this.options.paint('red', `  ${escapeControl(error instanceof Error ? error.message : String(error))}`)))
+      .finally(() => {
+        this.commandsPending -= 1;
+        this.pump();
+      });
+  }
 
   /** A command of the chat; false when it is not one (`/done` and the like are messages). */
   private command(text: string): boolean {
@@ -200,11 +218,11 @@ export class ChatTerminal {
       return true;
     }
     if (name === '/runs') {
-      this.commands = this.commands.then(() => this.listRuns());
+      this.queueCommand(() => this.listRuns());
       return true;
     }
     if (name === '/run') {
-      this.commands = this.commands.then(() => this.showRun(arg));
+      this.queueCommand(() => this.showRun(arg));
       return true;
     }
     if (name === '/help') {
