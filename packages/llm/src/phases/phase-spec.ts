@@ -11,6 +11,8 @@ import type { ArtifactRules, SemanticValidator } from './validate-artifact.js';
 export const DEFAULT_DIRECT_DISCUSS_TURNS = 1;
 /** Agent replies in an interactive Discuss when the node sets no `max_discuss_turns`. */
 export const DEFAULT_INTERACTIVE_DISCUSS_TURNS = 10;
+/** Tool round-trips (a reply calling tools, then their results) one Discuss turn may take when the node sets no `max_tool_rounds`. */
+export const DEFAULT_MAX_TOOL_ROUNDS = 10;
 
 /** Schemas and validators a library registers for `output.schema="zod:<name>"` and `output.validators`. */
 export interface PhaseRegistry {
@@ -28,8 +30,10 @@ export interface PhaseSpec {
   /** The context key the artifact goes to (`output.key`, default `<node>.output`). */
   key: string;
   validationRetries: number;
-  /** Model calls the Discuss phase may make (`max_discuss_turns`). */
+  /** Turns of the Discuss phase (`max_discuss_turns`): a turn ends on a reply without a tool call, or on `ready_to_summarize`. */
   discussTurns: number;
+  /** Tool round-trips one Discuss turn may take (`max_tool_rounds`) before the model is told to answer. */
+  maxToolRounds: number;
 }
 
 /** Whether a node is phased: it has an output schema. */
@@ -56,7 +60,7 @@ function count(node: GraphNode, key: string, fallback: number, min: number): num
  * Reads a phased node's attributes: `output.schema` (a JSON Schema file,
  * relative to the pipeline's directory, or `zod:<name>`), `output.checks`
  * (a checks declaration file), `output.validators`, `output.key`,
- * `output.tool`, `validation_retries`, `max_discuss_turns`. Throws an
+ * `output.tool`, `validation_retries`, `max_discuss_turns`, `max_tool_rounds`. Throws an
  * {@link ArtifactSchemaError} naming the node for anything unusable.
  */
 export function phaseSpec(node: GraphNode, pipelineFile: string | null | undefined, workdir: string, registry: PhaseRegistry = {}, interactive = false): PhaseSpec {
@@ -101,6 +105,7 @@ export function phaseSpec(node: GraphNode, pipelineFile: string | null | undefin
     key: node.attributes['output.key']?.trim() || `${node.id}.output`,
     validationRetries: count(node, 'validation_retries', DEFAULT_VALIDATION_RETRIES, 0),
     discussTurns: count(node, 'max_discuss_turns', interactive ? DEFAULT_INTERACTIVE_DISCUSS_TURNS : DEFAULT_DIRECT_DISCUSS_TURNS, 1),
+    maxToolRounds: count(node, 'max_tool_rounds', DEFAULT_MAX_TOOL_ROUNDS, 0),
   };
 }
 
