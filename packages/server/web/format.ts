@@ -35,6 +35,31 @@ function short(value: unknown, max = 160): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/** An event's `usage` when it has the shape core gives it (`{ inputTokens, outputTokens, totalTokens, cost? }`). */
+function usageOf(value: unknown): { totalTokens: number; cost?: { amount: number; currency: string } } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { totalTokens, cost } = value as { totalTokens?: unknown; cost?: unknown };
+  if (typeof totalTokens !== 'number') return undefined;
+  const { amount, currency } = (typeof cost === 'object' && cost !== null ? cost : {}) as { amount?: unknown; currency?: unknown };
+  return typeof amount === 'number' && typeof currency === 'string' ? { totalTokens, cost: { amount, currency } } : { totalTokens };
+}
+
+/** A number of tokens as the CLI prints it: `1,234`. */
+export function tokenCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/**
+ * What a stage (or the run) used, after its line: `, 1,234 tokens, $0.0123`;
+ * without the cost when it is not known (a model without a price), nothing
+ * when no LLM call reported tokens.
+ */
+function usageText(value: unknown): string {
+  const usage = usageOf(value);
+  if (!usage) return '';
+  return `, ${tokenCount(usage.totalTokens)} tokens${usage.cost ? `, ${moneyText(usage.cost)}` : ''}`;
+}
+
 /** One line saying what an event means (the log's second column). */
 export function eventSummary(event: StreamEvent): string {
   const d = event.data;
@@ -42,9 +67,9 @@ export function eventSummary(event: StreamEvent): string {
     case 'pipeline.started':
       return `${text(d.pipeline)} from ${text(d.startNode)}${d.resumed ? ' (resumed)' : ''}`;
     case 'pipeline.completed':
-      return `completed: ${text(d.nodesRun)} nodes in ${duration(d.durationMs)}`;
+      return `completed: ${text(d.nodesRun)} nodes in ${duration(d.durationMs)}${usageText(d.usage)}`;
     case 'pipeline.failed':
-      return `failed: ${short(d.failureReason)}`;
+      return `failed: ${short(d.failureReason)}${usageText(d.usage)}`;
     case 'pipeline.parked':
       return `parked at ${text(d.nodeId)}: ${short(d.questionText)}`;
     case 'pipeline.interrupted':
@@ -54,9 +79,9 @@ export function eventSummary(event: StreamEvent): string {
     case 'stage.started':
       return `${text(d.nodeId)} (${text(d.handlerType)})${typeof d.attempt === 'number' && d.attempt > 1 ? `, attempt ${d.attempt}` : ''}`;
     case 'stage.completed':
-      return `${text(d.nodeId)}: ${text(d.status)} in ${duration(d.durationMs)}`;
+      return `${text(d.nodeId)}: ${text(d.status)} in ${duration(d.durationMs)}${usageText(d.usage)}`;
     case 'stage.failed':
-      return `${text(d.nodeId)}: ${short(d.failureReason)}${d.willRetry ? ' (will retry)' : ''}`;
+      return `${text(d.nodeId)}: ${short(d.failureReason)}${d.willRetry ? ' (will retry)' : ''}${usageText(d.usage)}`;
     case 'stage.retrying':
       return `${text(d.nodeId)}: attempt ${text(d.attempt)} in ${duration(d.delayMs)}`;
     case 'edge.selected':
@@ -96,7 +121,12 @@ export function eventSummary(event: StreamEvent): string {
   }
 }
 
-/** An amount of money as the CLI prints it: `$0.0123` for US dollars, else `0.0123 EUR`. */
+/**
+ * An amount of money as the CLI prints it: `$0.0123` for US dollars, else
+ * `0.0123 EUR`. A copy of core's `formatCost`: the page cannot import it
+ * (its module brings zod into the bundle), so
+ * packages/server/test/web-money-text.test.ts holds the two equal.
+ */
 export function moneyText(cost: { amount: number; currency: string }): string {
   const amount = cost.amount.toFixed(cost.amount < 1 ? 4 : 2);
   return cost.currency === 'USD' ? `$${amount}` : `${amount} ${cost.currency}`;

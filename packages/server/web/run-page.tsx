@@ -5,7 +5,7 @@ import { conferenceStages } from './conference-stages.js';
 import { ConversationView } from './conversation.js';
 import { EventLog } from './event-log.js';
 import { changesPicture, changesSummary } from './event-types.js';
-import { dateTime, moneyText } from './format.js';
+import { dateTime, moneyText, tokenCount } from './format.js';
 import { choicesOf, GateQuestion } from './gate-question.js';
 import { JsonPanel } from './json-view.js';
 import { PipelinePicture } from './pipeline-picture.js';
@@ -175,7 +175,7 @@ export function RunPage({ id }: { id: string }) {
           {summary?.usage && (
             <div>
               <dt>Tokens</dt>
-              <dd>{summary.usage.total_tokens}</dd>
+              <dd>{tokenCount(summary.usage.total_tokens)}</dd>
             </div>
           )}
           {summary?.usage?.cost && (
