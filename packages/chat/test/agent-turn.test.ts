@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -114,6 +114,58 @@ describe('the agent turn', { timeout: 30_000 }, () => {
     await turn();
     expect(toolAnswers()).toEqual(['launch_run: task is empty']);
     expect(transitions).toEqual(['message>CHATTING', 'reply>IDLE']);
+  });
+});
+
+describe('the session tools check their arguments before acting', { timeout: 30_000 }, () => {
+  it('update_context with a wrong argument name is refused and CONTEXT.md is left as it was', async () => {
+    model.enqueue(
+      toolCalls([
+        { name: 'update_context', arguments: { content: 'Everything is gone' } },
+        { name: 'update_context', arguments: { text: 'Two texts', content: 'x' } },
+        { name: 'update_context', arguments: { text: 42 } },
+      ]),
+      reply('Sorry.'),
+    );
+    const { ctx, turn, toolAnswers } = chatting('note it');
+    ctx.workspace.writeContext('# Project context\n\nKeep me.\n');
+    await turn();
+    expect(toolAnswers()).toEqual([
+      'update_context refused: text is missing; the call has unknown key "content". Nothing was changed.',
+      'update_context refused: the call has unknown key "content". Nothing was changed.',
+      'update_context refused: text must be a string, not a number. Nothing was changed.',
+    ]);
+    expect(ctx.workspace.context()).toBe('# Project context\n\nKeep me.\n');
+  });
+
+  it('save_deliverable with an unknown argument, or with both content and from_run, saves nothing', async () => {
+    model.enqueue(
+      toolCalls([
+        { name: 'save_deliverable', arguments: { name: 'a.md', content: 'x', mode: 'append' } },
+        { name: 'save_deliverable', arguments: { name: 'b.md', content: 'x', from_run: { id: 'r1', file: 'work/response.md' } } },
+        { name: 'save_deliverable', arguments: { name: 'c.md' } },
+        { name: 'save_deliverable', arguments: { name: 'd.md', content: 'kept' } },
+      ]),
+      reply('Done.'),
+    );
+    const { ctx, turn, toolAnswers } = chatting('keep it');
+    await turn();
+    expect(toolAnswers()).toEqual([
+      'save_deliverable refused: the call has unknown key "mode". Nothing was changed.',
+      'save_deliverable refused: give either content or from_run, not both. Nothing was changed.',
+      'save_deliverable refused: give content or from_run. Nothing was changed.',
+      'saved deliverables/d.md (4 characters)',
+    ]);
+    expect(readdirSync(ctx.workspace.deliverablesDir)).toEqual(['d.md']);
+  });
+
+  it('launch_run with context_paths that is not a list is refused as the launcher refuses it, the project\'s paths not mixed in', async () => {
+    model.enqueue(toolCall('launch_run', { task: 'A', context_paths: 'notes.md' }), reply('Fixed.'));
+    const { ctx, turn, port, toolAnswers } = chatting('do A');
+    writeFileSync(ctx.workspace.filepathsFile, JSON.stringify({ paths: ['specs'] }));
+    await turn();
+    expect(port.calls[0]).toBe('prepare {"task":"A","context_paths":"notes.md"}');
+    expect(toolAnswers()).toHaveLength(1);
   });
 });
 

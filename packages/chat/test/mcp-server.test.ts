@@ -206,6 +206,10 @@ describe('orchestra MCP server', () => {
     expect(refusal(await call('run_status', {}))).toMatch(/id/);
     expect(refusal(await call('cancel_run', { id: '../../etc' }))).toMatch(/ORCH_RUN_NOT_FOUND/);
     expect(refusal(await call('answer_question', { id: 'no-such-run', question_id: 'q', answer: 'A' }))).toMatch(/ORCH_RUN_NOT_FOUND/);
+    // Every tool checks its arguments by its schema before acting: a wrong name is refused by name.
+    expect(refusal(await call('answer_question', { id: 'no-such-run', question_id: 'q', text: 'A' }))).toMatch(/answer[\s\S]*text|text[\s\S]*answer/);
+    expect(refusal(await call('cancel_run', { run_id: 'x' }))).toMatch(/run_id/);
+    expect(refusal(await call('list_runs', { all: true }))).toMatch(/all/);
     // Nothing was started, and the server still answers.
     expect(value<{ runs: RunResult[] }>(await call('list_runs', {})).runs).toEqual([]);
   });

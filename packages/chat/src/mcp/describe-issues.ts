@@ -24,16 +24,17 @@ const KINDS: Record<string, string> = {
 /**
  * The problems zod found in a message, for a person: each as
  * `<path> must be an object, not null` (or zod's own words when there is
- * nothing clearer to say), at most three, joined by `; `.
+ * nothing clearer to say), at most three, joined by `; `. `whole` names the
+ * input itself (`the message has unknown key "x"`).
  */
-export function describeIssues(issues: readonly IssueLike[], input: unknown): string {
-  const shown = issues.slice(0, 3).map((issue) => describeIssue(issue, input));
+export function describeIssues(issues: readonly IssueLike[], input: unknown, whole = 'the message'): string {
+  const shown = issues.slice(0, 3).map((issue) => describeIssue(issue, input, whole));
   if (issues.length > shown.length) shown.push(`and ${issues.length - shown.length} more`);
   return shown.join('; ');
 }
 
-function describeIssue(issue: IssueLike, input: unknown): string {
-  const where = issue.path.length === 0 ? 'the message' : issue.path.map(String).join('.');
+function describeIssue(issue: IssueLike, input: unknown, whole: string): string {
+  const where = issue.path.length === 0 ? whole : issue.path.map(String).join('.');
   const actual = valueAt(input, issue.path);
   if (issue.code === 'invalid_type' && typeof issue.expected === 'string') {
     if (actual.missing) return `${where} is missing`;
@@ -46,6 +47,8 @@ function describeIssue(issue: IssueLike, input: unknown): string {
     return actual.missing ? `${where} is missing (it must be ${allowed})` : `${where} must be ${allowed}, not ${JSON.stringify(actual.value)}`;
   }
   if (issue.code === 'unrecognized_keys' && issue.keys?.length) return `${where} has unknown ${issue.keys.length === 1 ? 'key' : 'keys'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+  // A rule of the schema's own (a refinement): its message says it all.
+  if (issue.code === 'custom') return issue.message;
   return `${where}: ${issue.message}`;
 }
 

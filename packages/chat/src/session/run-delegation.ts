@@ -13,11 +13,17 @@ function answer(ctx: SessionContext, callId: string, content: string): void {
   ctx.data.transcript.push(new ToolMessage({ tool_call_id: callId, content }));
 }
 
-/** `launch_run`'s parameters with the project's context paths added: every run gets them. */
+/**
+ * `launch_run`'s parameters with the project's context paths added: every
+ * run gets them. Parameters that are not an object, or whose `context_paths`
+ * is not a list, are passed on as they are, for the launcher to refuse.
+ */
 function withProjectPaths(ctx: SessionContext, args: unknown): unknown {
-  const given = args as { context_paths?: string[] };
-  const paths = [...new Set([...ctx.workspace.contextPaths(), ...(given.context_paths ?? [])])];
-  return { ...(args as object), ...(paths.length ? { context_paths: paths } : {}) };
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return args;
+  const given = (args as { context_paths?: unknown }).context_paths;
+  if (given !== undefined && !Array.isArray(given)) return args;
+  const paths = [...new Set([...ctx.workspace.contextPaths(), ...((given as unknown[] | undefined) ?? [])])];
+  return { ...args, ...(paths.length ? { context_paths: paths } : {}) };
 }
 
 /**

@@ -1,21 +1,21 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { Workspace } from '@orchestra/llm/agent';
+import type { SaveDeliverableInput } from './session-tools.js';
 
 /**
- * `save_deliverable`: copies an output into `deliverablesDir` — the text
- * given as `content`, or `from_run`'s file (`{ id, file }`, the file
- * confined to that run's directory, found by `runDir`). The name is confined
- * to `deliverablesDir`. Never throws: the answer for the agent says what was
- * saved, or why nothing was.
+ * `save_deliverable` (its parameters checked): copies an output into
+ * `deliverablesDir` — the text given as `content`, or `from_run`'s file
+ * (`{ id, file }`, the file confined to that run's directory, found by
+ * `runDir`). The name is confined to `deliverablesDir`. Never throws: the
+ * answer for the agent says what was saved, or why nothing was.
  */
-export async function saveDeliverable(args: Record<string, unknown>, deliverablesDir: string, runDir: (id: string) => Promise<string>): Promise<string> {
+export async function saveDeliverable(args: SaveDeliverableInput, deliverablesDir: string, runDir: (id: string) => Promise<string>): Promise<string> {
   try {
-    const name = String(args.name ?? '');
-    const from = args.from_run as { id?: string; file?: string } | undefined;
+    const { name, from_run: from } = args;
     let content: string;
-    if (typeof args.content === 'string') content = args.content;
-    else if (from?.id && from.file) content = readFileSync(new Workspace(await runDir(from.id)).resolve(from.file), 'utf8');
+    if (args.content !== undefined) content = args.content;
+    else if (from) content = readFileSync(new Workspace(await runDir(from.id)).resolve(from.file), 'utf8');
     else return 'save_deliverable refused: give content or from_run';
     const target = new Workspace(deliverablesDir).resolve(name, { write: true });
     writeFileSync(target, content);

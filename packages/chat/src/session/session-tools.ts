@@ -11,12 +11,19 @@ export const SESSION_TOOL_NAMES = { launchRun: 'launch_run', updateContext: 'upd
 /** `update_context`'s parameters: the whole new text of CONTEXT.md. */
 export const UpdateContextInputSchema = z.strictObject({ text: z.string() });
 
-/** `save_deliverable`'s parameters: a name inside deliverables/, and the content or a run's file. */
-export const SaveDeliverableInputSchema = z.strictObject({
-  name: z.string().min(1),
-  content: z.string().optional(),
-  from_run: z.strictObject({ id: z.string().min(1), file: z.string().min(1) }).optional(),
-});
+/** `save_deliverable`'s parameters: a name inside deliverables/, and either the content or a run's file. */
+export const SaveDeliverableInputSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    content: z.string().optional(),
+    from_run: z.strictObject({ id: z.string().min(1), file: z.string().min(1) }).optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.content !== undefined && input.from_run !== undefined) ctx.addIssue({ code: 'custom', message: 'give either content or from_run, not both' });
+    else if (input.content === undefined && input.from_run === undefined) ctx.addIssue({ code: 'custom', message: 'give content or from_run' });
+  });
+/** The checked parameters of `save_deliverable`. */
+export type SaveDeliverableInput = z.infer<typeof SaveDeliverableInputSchema>;
 
 /**
  * The tools the session agent is offered, in this order. They are
