@@ -26,6 +26,10 @@ export const CORE_ERROR_CODES = [
   'ORCH_RUN_ENDED',
   'ORCH_RUN_NOT_RUNNING',
   'ORCH_NO_DISPATCH',
+  'ORCH_CASSETTE_DAMAGED',
+  'ORCH_CASSETTE_FOREIGN',
+  'ORCH_CASSETTE_MISMATCH',
+  'ORCH_CASSETTE_UNUSED',
 ] as const;
 
 /** A `code` of an error thrown by `@orchestra/core`. */

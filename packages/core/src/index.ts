@@ -85,6 +85,16 @@ export { TOOL_BACKENDS, commandUses, type CommandUse } from './supervisor/comman
 export { RunEventLog, type EventListener, type FollowStart, type LoggedEvent } from './supervisor/run-event-log.js';
 
 // Errors.
+// Cassettes: a run's model traffic, answers and tool results recorded, and played back.
+export { CassetteRecorder, type CassetteRecordOptions } from './cassette/cassette-recorder.js';
+export { CassettePlayer, type CassetteReplayOptions } from './cassette/cassette-player.js';
+export type { Cassette } from './cassette/cassette.js';
+export { CassetteError, type CassetteErrorCode } from './cassette/cassette-error.js';
+export { CASSETTE_KINDS, CASSETTE_VERSION, type CassetteEntry, type CassetteHeader, type CassetteKind, type ReplayMode } from './cassette/cassette-format.js';
+export { readCassette, type CassetteContents, type CassetteLine } from './cassette/cassette-file.js';
+export { cassetteInterviewer } from './cassette/cassette-interviewer.js';
+export { cassetteHandlers, cassetteToolHandler } from './cassette/cassette-handlers.js';
+
 export { OrchestraError, isOrchestraError } from './errors.js';
 export { CORE_ERROR_CODES, type CoreErrorCode } from './error-codes.js';
 export { MissingHandlerError } from './engine/plan.js';

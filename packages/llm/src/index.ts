@@ -32,6 +32,11 @@ export { createCliAgentBackend, type CliAgentBackend, type CliAgentBackendOption
 export { ThreadSessions } from './fidelity/thread-sessions.js';
 export { ChatCompletionsOpenAI, DEFAULT_REQUEST_TIMEOUT_MS, createChatOpenAI } from './models/chat-openai.js';
 
+// Cassettes: recorded model traffic (the recorder and player are in @orchestra/core).
+export { replayCassette, type ReplayCassetteOptions, type ReplayCassetteResult } from './cassette/replay-cassette.js';
+export { CassetteChatModel, type CassetteModelTarget } from './cassette/cassette-chat-model.js';
+export { cassetteTools } from './cassette/cassette-tools.js';
+
 // orchestra.yaml (the rest of it is on @orchestra/llm/config).
 export { emptyConfig, loadConfig, type LoadConfigOptions, type LoadedConfig } from './config/load-config.js';
 export { resolveModel, type ResolveModelInput } from './config/resolve-model.js';

@@ -1,7 +1,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { CodergenBackend, CodergenRequest, ConversationalBackend, ConversationStart, Graph, GraphNode } from '@orchestra/core';
-import { isOrchestraError } from '@orchestra/core';
+import { isOrchestraError, type Cassette } from '@orchestra/core';
 import {
   agentSettings,
   cliAgentSettings,
@@ -24,6 +24,10 @@ import { conferenceSettings, type ConferenceRole } from '@orchestra/core/handler
 import { createConferenceBackend } from '../conference/conference-backend.js';
 import { conferenceRoles, configuredTemplates } from '../config/conference-roles.js';
 import { priceOf } from '../config/prices.js';
+import { apiKeyVariables } from '../config/api-key-variables.js';
+import { CassetteChatModel } from '../cassette/cassette-chat-model.js';
+import { cassetteTools } from '../cassette/cassette-tools.js';
+import { conversationInRun, inRun } from '../cassette/run-scope.js';
 
 /** Options of {@link createModelBackend}. */
 export interface ModelBackendOptions {
@@ -43,6 +47,14 @@ export interface ModelBackendOptions {
   system?: string;
   /** Zod schemas and validators phased nodes may name (`output.schema="zod:<name>"`, `output.validators`). */
   phases?: PhaseRegistry;
+  /**
+   * A cassette (`CassetteRecorder` or `CassettePlayer` from `@orchestra/core`):
+   * recording, every model call and agent tool call is recorded as it
+   * completes; replaying, they are answered from it — no client is made, no
+   * API key is needed, no tool runs. Stages on the `cli` backend cannot be
+   * recorded and are refused up front.
+   */
+  cassette?: Cassette;
 }
 
 /** The model backend, plus what it resolved (for `orchestra doctor` and error messages). */
@@ -87,31 +99,48 @@ export function createModelBackend(options: ModelBackendOptions): ModelBackend {
   // By node object: a backend may serve several pipelines whose node ids coincide.
   const resolved = new WeakMap<GraphNode, ResolvedModel>();
   const clients = new Map<string, BaseChatModel>();
+  const { cassette } = options;
 
   const resolve = (node: GraphNode): ResolvedModel => {
     let r = resolved.get(node);
     if (!r) {
-      r = resolveModel(node, { config: options.config, env, flags });
+      r = resolveModel(node, { config: options.config, env, flags, ...(cassette?.mode === 'replay' ? { requireKey: false } : {}) });
       resolved.set(node, r);
     }
     return r;
   };
 
-  const stageModel = (node: GraphNode): StageModel => {
-    const r = resolve(node);
+  const client = (r: ResolvedModel): BaseChatModel => {
     const key = clientKey(r);
     let model = clients.get(key);
     if (!model) {
       model = createModel(r);
       clients.set(key, model);
     }
-    const target = targetOf(r);
-    return { model, name: r.model ?? model.getName(), wrapError: (error) => describeProviderError(error, target), price: priceOf(options.config.config, r.model) };
+    return model;
   };
+
+  const stageModel = (node: GraphNode): StageModel => {
+    const r = resolve(node);
+    const target = targetOf(r);
+    const wrapError = (error: unknown) => describeProviderError(error, target);
+    const price = priceOf(options.config.config, r.model);
+    if (cassette) {
+      // Replaying makes no client at all: nothing can reach a provider.
+      const inner = cassette.mode === 'record' ? client(r) : undefined;
+      const name = r.model ?? inner?.getName() ?? 'model';
+      return { model: new CassetteChatModel(cassette, inner, { stage: node.id, model: name, provider: r.provider.name }), name, wrapError, price };
+    }
+    const model = client(r);
+    return { model, name: r.model ?? model.getName(), wrapError, price };
+  };
+
+  const withCassette = (nodeId: string, tools: readonly StructuredToolInterface[]) => (cassette ? cassetteTools(cassette, nodeId, tools) : [...tools]);
 
   const agentTools = (request: CodergenRequest | ConversationStart): StageTools | undefined => {
     if (resolve(request.node).backend !== 'agent') return undefined;
-    return agentKit(request, agentSettings(options.config, request.node), options.tools ?? [], apiKeyVariables(options.config));
+    const kit = agentKit(request, agentSettings(options.config, request.node), options.tools ?? [], apiKeyVariables(options.config));
+    return cassette ? { ...kit, tools: withCassette(request.node.id, kit.tools) } : kit;
   };
 
   const langchain = createLangChainBackend({
@@ -135,6 +164,7 @@ export function createModelBackend(options: ModelBackendOptions): ModelBackend {
       const r = resolve(node);
       const phased = phasedNodeProblem(node, r.backend);
       if (phased) return phased;
+      if (cassette && r.backend === 'cli') return `node ${node.id} runs on the cli backend, whose model traffic a cassette cannot hold: record and replay it on the chat or agent backend (--backend)`;
       if (r.backend === 'cli') return cli.cannotRun?.(node, graph);
       if (r.backend === 'agent') return workspaceProblem(node.id, agentSettings(options.config, node), options.config);
       return undefined;
@@ -178,20 +208,17 @@ export function createModelBackend(options: ModelBackendOptions): ModelBackend {
     roleModel: (node, role) => stageModel(roleNode(node, role)),
     scrubEnv: apiKeyVariables(options.config),
     cannotRun: conferenceProblem,
+    ...(cassette ? { wrapTools: (node: GraphNode, tools: StructuredToolInterface[]) => withCassette(node.id, tools) } : {}),
   });
 
   return {
     resolve,
     cannotRun,
     conference,
-    run: (request) => (resolve(request.node).backend === 'cli' ? cli.run(request) : langchain.run(request)),
-    startConversation: (request) => (resolve(request.node).backend === 'cli' ? cli.startConversation(request) : langchain.startConversation(request)),
+    run: (request) => (resolve(request.node).backend === 'cli' ? cli.run(request) : inRun(request.run.id, () => langchain.run(request))),
+    startConversation: (request) => {
+      if (resolve(request.node).backend === 'cli') return cli.startConversation(request);
+      return cassette ? conversationInRun(request.run.id, langchain.startConversation(request)) : langchain.startConversation(request);
+    },
   };
-}
-
-/** Names of the environment variables holding provider keys: never shown to commands the agent runs. */
-function apiKeyVariables(config: LoadedConfig): string[] {
-  const names = new Set(['OPENAI_API_KEY']);
-  for (const provider of Object.values(config.config.providers ?? {})) if (provider?.api_key_env) names.add(provider.api_key_env);
-  return [...names];
 }

@@ -1,6 +1,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import type { GraphNode } from '@orchestra/core';
+import type { StructuredToolInterface } from '@langchain/core/tools';
 import { WORKSPACE_TOOL_NAMES, type WorkspaceToolName } from '@orchestra/core/loader';
 import type { ChiefRequest, ChiefResult, ConferenceBackend, ConferenceRole, RoleCallRequest, RoleCallResult } from '@orchestra/core/handlers';
 import { addUsage } from '@orchestra/core/store';
@@ -25,6 +26,8 @@ export interface ConferenceBackendOptions {
   scrubEnv: readonly string[];
   /** Why a node (or one of its roles) cannot be given a model. */
   cannotRun?: ConferenceBackend['cannotRun'];
+  /** Wraps the chief's workspace tools before receipts are added (a cassette records or answers their calls). */
+  wrapTools?: (node: GraphNode, tools: StructuredToolInterface[]) => StructuredToolInterface[];
 }
 
 function bind(model: BaseChatModel, tools: Parameters<NonNullable<BaseChatModel['bindTools']>>[0]): ChatRunnable {
@@ -57,7 +60,7 @@ export function createConferenceBackend(options: ConferenceBackendOptions): Conf
       const settings = agentSettings(config, request.node);
       const processes = request.processes ? { processes: request.processes } : {};
       const workspaceTools = createWorkspaceTools({ root: settings.workspace, tools: request.tools as WorkspaceToolName[], commandTimeoutMs: settings.commandTimeoutMs, scrubEnv: options.scrubEnv, ...processes });
-      const tools = withReceipts(workspaceTools, request.receipt);
+      const tools = withReceipts(options.wrapTools ? options.wrapTools(request.node, workspaceTools) : workspaceTools, request.receipt);
       const hooks = hooksFor(request.node, request.graph);
       const stageDir = request.stage.directory();
       const guard = hooks.pre !== undefined || hooks.post !== undefined ? createToolHookGuard({ hooks, nodeId: request.node.id, cwd: request.workdir, stageDir, ...processes }) : undefined;

@@ -44,4 +44,5 @@ export { chatSettings, interviewerSettings, type InterviewerSettings } from './i
 export { conferenceRoles, configuredTemplates, roleNames, unknownRoleMessage } from './conference-roles.js';
 export { isKnownProvider, knownProviders } from './provider-names.js';
 export { priceOf, PricesConfigSchema, type ModelPrice, type PricesConfig } from './prices.js';
+export { apiKeyValues, apiKeyVariables } from './api-key-variables.js';
 export { simulationWithRoles } from './simulated-roles.js';

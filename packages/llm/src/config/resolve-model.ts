@@ -15,6 +15,8 @@ export interface ResolveModelInput {
   config: LoadedConfig;
   env: Env;
   flags: ModelFlags;
+  /** False: a provider whose key variable is unset resolves without a key instead of being refused (a replayed run calls no provider). Default true. */
+  requireKey?: boolean;
 }
 
 interface Sourced<T> {
@@ -106,7 +108,7 @@ export function resolveModel(node: GraphNode, input: ResolveModelInput): Resolve
   const models = input.config.config.models ?? {};
   const alias = name !== undefined && Object.hasOwn(models, name.value) ? name.value : undefined;
   const entry = alias === undefined ? undefined : models[alias];
-  const { provider, sources } = resolveProvider({ node, config: input.config, env: input.env, flags: input.flags, backend: backend.value, choice: chooseProvider(node, input, alias, entry, entry?.model ?? name?.value) });
+  const { provider, sources } = resolveProvider({ node, config: input.config, env: input.env, flags: input.flags, backend: backend.value, choice: chooseProvider(node, input, alias, entry, entry?.model ?? name?.value), ...(input.requireKey === false ? { requireKey: false } : {}) });
 
   const resolved: ResolvedModel = {
     backend: backend.value,
