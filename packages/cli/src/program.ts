@@ -88,6 +88,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--backend <kind>', 'LLM stage backend for this run: chat, agent or cli')
     .option('-i, --interactive', 'phased LLM stages without agent.mode discuss with you (default when stdin and stdout are terminals)')
     .option('-I, --no-interactive', 'phased LLM stages without agent.mode discuss on their own')
+    .option('--otel', 'send OpenTelemetry traces of the run over OTLP/HTTP ($OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318); on whenever that variable is set')
     .action(async (file: string, options: RunCommandFlags & { set: string[] }) => {
       exitCode = await (await commandModules.run()).runCommand(file, { ...options, ...terminal() }, io);
     });
@@ -167,6 +168,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--detach', 'with a PostgreSQL store: queue the run for a worker instead of continuing it here')
     .option('-i, --interactive', 'phased LLM stages without agent.mode discuss with you (default: as the run started)')
     .option('-I, --no-interactive', 'phased LLM stages without agent.mode discuss on their own')
+    .option('--otel', 'send OpenTelemetry traces of the run over OTLP/HTTP ($OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318); on whenever that variable is set')
     .action(async (logsDir: string, options: ResumeCommandFlags) => {
       exitCode = await (await commandModules.run()).resumeCommand(logsDir, { ...options, ...terminal() }, io);
     });

@@ -8,6 +8,7 @@ import {
   type CodergenBackend,
   type Interviewer,
   type RunAttachment,
+  type RunEvent,
   type RunResult,
   type SupervisedRun,
 } from '@orchestra/core';
@@ -26,6 +27,7 @@ import { parkedMessage } from './render/parked-message.js';
 import { createRunRenderer, type RenderMode } from './render/run-renderer.js';
 import { phasedModeOf, type RunFlags } from './run-flags.js';
 import { shellCommand } from './shell-quote.js';
+import { startCliTracing } from './tracing/cli-tracing.js';
 
 /**
  * What `orchestra run` and `orchestra resume` share: the backend and
@@ -145,6 +147,9 @@ export async function execute(
     io.stderr(`orchestra: ${escapeControl(asking)}\n`);
     return ExitCode.usage;
   }
+  // Traces only when asked for (--otel, an OTLP endpoint variable): otherwise nothing of OpenTelemetry is loaded.
+  const tracing = await startCliTracing(flags.otel, io);
+  const traced = tracing?.observe();
   const renderer = createRunRenderer(io, {
     mode: modeOf(flags),
     live: flags.live === true && modeOf(flags) === 'normal',
@@ -165,7 +170,13 @@ export async function execute(
     },
   );
   try {
-    const run = await launch({ questions: asking.questions, onEvent: renderer.onEvent, signal: interrupt.signal, phasedMode: phasedModeOf(flags) });
+    const onEvent = traced
+      ? (event: RunEvent) => {
+          renderer.onEvent(event);
+          traced.onEvent(event);
+        }
+      : renderer.onEvent;
+    const run = await launch({ questions: asking.questions, onEvent, ...(traced ? { onChildEvent: traced.onChildEvent } : {}), signal: interrupt.signal, phasedMode: phasedModeOf(flags) });
     const result = await run.done;
     renderer.summary(result);
     const ref = naming.runRef ? naming.runRef(run.id) : result.logsRoot;
@@ -193,6 +204,7 @@ export async function execute(
   } finally {
     interrupt.dispose();
     asking.close();
+    await tracing?.finish();
   }
 }
 

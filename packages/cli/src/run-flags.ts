@@ -19,6 +19,8 @@ export interface RunFlags extends ModelOptions {
    * you exactly when stdin and stdout are terminals (see {@link phasedModeOf}).
    */
   interactive?: boolean;
+  /** `--otel`: send OpenTelemetry traces of the run (also on when an OTLP endpoint variable is set; docs/tracing.md). */
+  otel?: boolean;
 }
 
 /** How phased stages without `agent.mode` discuss: `-i` / `-I`, else interactive exactly when stdin and stdout are terminals. */

@@ -38,6 +38,7 @@ export { formatCost, type Cost, type TokenUsage } from './engine/usage.js';
 // Events.
 export { EventBus } from './engine/event-bus.js';
 export type { RunEvent, RunEventType } from './engine/events.js';
+export type { ChildEventListener, ChildRunOrigin, RunObserver } from './engine/child-events.js';
 
 // LLM stages: the backend interfaces and the simulation.
 export type { CodergenBackend, CodergenRequest, LlmReporter } from './handlers/codergen-backend.js';

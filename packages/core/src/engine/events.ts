@@ -97,8 +97,8 @@ export type RunEvent =
    * `events.jsonl` or printed by `--json`.
    */
   | (Base & { type: 'llm.delta'; nodeId: string; text: string; turn?: number })
-  /** An LLM call finished: the model that answered, how long it took, the tokens it used. */
-  | (Base & { type: 'llm.response'; nodeId: string; model: string; durationMs: number; usage?: TokenUsage; turn?: number; phase?: string })
+  /** An LLM call finished: the model that answered (`provider`: the API it went through, when known), how long it took, the tokens it used. */
+  | (Base & { type: 'llm.response'; nodeId: string; model: string; provider?: string; durationMs: number; usage?: TokenUsage; turn?: number; phase?: string })
   /**
    * An agent stage's tool call ended: `ok`, `error` (the tool failed; the model
    * was told), `refused` (outside the workspace, or not allowed) or `skipped`

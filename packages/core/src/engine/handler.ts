@@ -4,6 +4,7 @@ import type { JsonValue, Outcome, StageStatus } from './outcome.js';
 import type { TokenUsage } from './usage.js';
 import type { RunContext } from './run-context.js';
 import type { RunEvent } from './events.js';
+import type { ChildEventListener } from './child-events.js';
 import type { RunResult } from './run-result.js';
 import type { Awaitable, RunStore, StageStore } from './store/run-store.js';
 
@@ -89,6 +90,8 @@ export interface ChildRunStart extends ChildRunOptions {
 export interface ChildRunner {
   /** The handler types child runs have (for loading a child's pipeline as it will run). */
   readonly handlerTypes: readonly string[];
+  /** Hears the events of every child run started through it, at any depth (the engine forwards them; see `RunOptions.onChildEvent`). */
+  readonly onChildEvent?: ChildEventListener;
   /** Starts a new run of `request.graph` in `store` and resolves when it stops. */
   start(store: RunStore, request: ChildRunStart): Promise<RunResult>;
   /** Continues the run `store` holds (reported as it ended when it has) and resolves when it stops. */

@@ -1,5 +1,7 @@
 import { hostName, processStartTime } from '../os/process-identity.js';
-import type { ChildRunner, ChildRuns, ProcessLedger } from './handler.js';
+import type { ChildEventListener, ChildRunOrigin } from './child-events.js';
+import type { RunEvent } from './events.js';
+import type { ChildRunOptions, ChildRunner, ChildRuns, ProcessLedger } from './handler.js';
 import type { ProgressStore } from './node-progress.js';
 import { toJsonValue } from './run-context.js';
 import type { Session } from './session.js';
@@ -24,18 +26,33 @@ export function progressStore(session: Session): ProgressStore {
   };
 }
 
+/** The child's options with its events also forwarded to the runner's `onChildEvent`, naming the child and the node that started it. */
+function forwarded<T extends ChildRunOptions>(options: T, child: RunStore, parent: RunStore, nodeId: string, listener: ChildEventListener | undefined): T {
+  if (!listener) return options;
+  const origin: ChildRunOrigin = { logsRoot: child.location, parentLogsRoot: parent.location, nodeId };
+  const own = options.onEvent;
+  return {
+    ...options,
+    onEvent: (event: RunEvent) => {
+      own?.(event);
+      listener(event, origin);
+    },
+  };
+}
+
 /**
  * A node's way to run child pipelines: stores from the run's store
  * ({@link RunStore.child}), runs through `runner`. Without a runner a child
- * run is refused with a message saying so.
+ * run is refused with a message saying so. The child's events also go to
+ * the runner's `onChildEvent`, when it has one.
  */
 export function childRuns(store: RunStore, nodeId: string, runner: ChildRunner | undefined): ChildRuns {
   const missing = (): Promise<never> => Promise.reject(new Error(`node ${nodeId} runs a child pipeline, but this run was started without a child runner (start runs with runPipeline or resumePipeline)`));
   return {
     handlerTypes: runner?.handlerTypes ?? [],
     store: (name) => store.child(nodeId, name),
-    start: (child, request) => (runner ? runner.start(child, request) : missing()),
-    resume: (child, options) => (runner ? runner.resume(child, options) : missing()),
+    start: (child, request) => (runner ? runner.start(child, forwarded(request, child, store, nodeId, runner.onChildEvent)) : missing()),
+    resume: (child, options) => (runner ? runner.resume(child, forwarded(options, child, store, nodeId, runner.onChildEvent)) : missing()),
   };
 }
 

@@ -5,6 +5,8 @@ import type { TokenUsage } from '../engine/usage.js';
 export interface LlmCall {
   /** The model that answered (as the provider names it, when it says). */
   model: string;
+  /** The API it went through (`openai`, `anthropic`, `gemini`, `ollama`), when the backend knows it. */
+  provider?: string;
   durationMs: number;
   usage?: TokenUsage;
   /** The phase of a phased stage the call belongs to (`discuss`, `summarize`, `serialize`). */

@@ -29,7 +29,7 @@ export function createStageReporter(input: Pick<HandlerInput, 'node' | 'emit'>, 
       },
       response(call) {
         total = addUsage(total, call.usage);
-        input.emit({ type: 'llm.response', nodeId, model: call.model, durationMs: call.durationMs, ...(call.usage ? { usage: call.usage } : {}), ...at(), ...(call.phase ? { phase: call.phase } : {}) });
+        input.emit({ type: 'llm.response', nodeId, model: call.model, ...(call.provider ? { provider: call.provider } : {}), durationMs: call.durationMs, ...(call.usage ? { usage: call.usage } : {}), ...at(), ...(call.phase ? { phase: call.phase } : {}) });
       },
       toolCall(report) {
         input.emit({ type: 'agent.tool_call', nodeId, ...report });

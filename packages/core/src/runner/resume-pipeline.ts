@@ -63,5 +63,5 @@ export type { ResumeOptions } from './resume-run.js';
 export async function resumePipeline(run: string | RunStore, options: ResumeOptions = {}): Promise<RunResult> {
   const store = typeof run === 'string' ? runDirectoryStore(run, { syncEveryNode: options.syncEveryNode ?? false }) : run;
   const registry = withSubPipelines(registryFor(options));
-  return resumeStoredRun(store, { ...options, registry }, createChildRunner(registry));
+  return resumeStoredRun(store, { ...options, registry }, createChildRunner(registry, options.onChildEvent));
 }

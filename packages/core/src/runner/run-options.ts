@@ -1,5 +1,6 @@
 import type { Clock } from '../engine/clock.js';
 import { EventBus } from '../engine/event-bus.js';
+import type { ChildEventListener } from '../engine/child-events.js';
 import type { RunEvent } from '../engine/events.js';
 import type { HandlerRegistry } from '../engine/handler-registry.js';
 import type { EngineOptions } from '../engine/engine-options.js';
@@ -31,6 +32,13 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Called for every event. */
   onEvent?: (event: RunEvent) => void;
+  /**
+   * Called for every event of the child runs the run's nodes start
+   * (sub-pipelines, manager loops, at any depth), with the child it comes
+   * from. Those events are not the run's own: `onEvent` and `events.jsonl`
+   * never carry them.
+   */
+  onChildEvent?: ChildEventListener;
   /** An event bus to emit on (for `stream()` consumers); one is created otherwise. */
   events?: EventBus;
   /** Initial context values (`--set key=value`). */

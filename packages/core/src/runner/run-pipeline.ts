@@ -57,7 +57,7 @@ export async function runPipeline(graph: Graph, options: RunOptions = {}): Promi
   const workdir = options.workdir ?? process.cwd();
   const { events, release } = openEvents(options);
   try {
-    return await startRun(plan, storeFor(graph, options, workdir), { ...engineOptions(options, workdir), childRunner: createChildRunner(registry) }, events);
+    return await startRun(plan, storeFor(graph, options, workdir), { ...engineOptions(options, workdir), childRunner: createChildRunner(registry, options.onChildEvent) }, events);
   } finally {
     release();
   }

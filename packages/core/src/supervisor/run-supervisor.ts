@@ -120,8 +120,10 @@ export class RunSupervisor {
     if (this.active.has(store.runId)) throw new RunRefusal('ORCH_RUN_ACTIVE', `run ${store.runId} is running in ${this.self} already`);
     const phasedMode = attach.phasedMode ?? options.phased_mode ?? 'direct';
     const g = graph;
-    return this.launch(store, new RunEventLog(), 0, attach, (signal, onEvent, interviewer) =>
+    const attached = this.observed(store.runId, attach);
+    return this.launch(store, new RunEventLog(), 0, attached, (signal, onEvent, interviewer) =>
       runPipeline(g, {
+        ...(attached.onChildEvent ? { onChildEvent: attached.onChildEvent } : {}),
         ...(setup.backend ? { backend: setup.backend } : {}),
         ...withHandlers(setup, interviewer, phasedMode),
         interviewer,
@@ -370,8 +372,10 @@ export class RunSupervisor {
     const asked = recorded.filter((line) => line.includes('"type":"interview.started"')).length;
     const phasedMode = attach.phasedMode ?? options.phased_mode ?? 'direct';
     const workdir = attach.workdir ?? this.options.workdir;
-    return this.launch(store, new RunEventLog(recorded), asked, attach, (signal, onEvent, interviewer) =>
+    const attached = this.observed(store.runId, attach);
+    return this.launch(store, new RunEventLog(recorded), asked, attached, (signal, onEvent, interviewer) =>
       resumePipeline(store, {
+        ...(attached.onChildEvent ? { onChildEvent: attached.onChildEvent } : {}),
         ...(setup.backend ? { backend: setup.backend } : {}),
         ...withHandlers(setup, interviewer, phasedMode),
         interviewer,
@@ -382,6 +386,15 @@ export class RunSupervisor {
         ...(this.options.checkpointIntervalMs !== undefined ? { checkpointIntervalMs: this.options.checkpointIntervalMs } : {}),
       }),
     );
+  }
+
+  /** The attachment with the observer `options.observe` gives for run `id` (if any) hearing its events too. */
+  private observed(id: string, attach: RunAttachment): RunAttachment {
+    const observer = this.options.observe?.({ id });
+    if (!observer) return attach;
+    const onEvent = both(attach.onEvent, observer.onEvent);
+    const onChildEvent = both(attach.onChildEvent, observer.onChildEvent);
+    return { ...attach, ...(onEvent ? { onEvent } : {}), ...(onChildEvent ? { onChildEvent } : {}) };
   }
 
   /** Starts `work` in `store` (tracked as active until it ends); resolves once it has emitted its first event, rejects with what stopped it before. */
@@ -435,6 +448,15 @@ export class RunSupervisor {
       done,
     };
   }
+}
+
+/** A listener calling `first` then `second` (either may be missing). */
+function both<A extends unknown[]>(first: ((...args: A) => void) | undefined, second: ((...args: A) => void) | undefined): ((...args: A) => void) | undefined {
+  if (!first || !second) return first ?? second;
+  return (...args: A) => {
+    first(...args);
+    second(...args);
+  };
 }
 
 /** The registry of a run whose setup brings handlers of its own: the built-ins (over its backend, asking `interviewer`) with them. */

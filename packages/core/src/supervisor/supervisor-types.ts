@@ -1,3 +1,4 @@
+import type { ChildEventListener, RunObserver } from '../engine/child-events.js';
 import type { RunEvent } from '../engine/events.js';
 import type { RunResult } from '../engine/run-result.js';
 import type { RunStore } from '../engine/store/run-store.js';
@@ -34,6 +35,12 @@ export interface RunSupervisorOptions {
    * process (workers sharing a database take them).
    */
   dispatch?: RunDispatch;
+  /**
+   * Called once for each run this supervisor starts or resumes here: the
+   * observer it returns hears that run's events and its child runs' (a
+   * tracer, say); undefined: none for that run.
+   */
+  observe?: (run: { id: string }) => RunObserver | undefined;
 }
 
 /** Hands runs over to be driven elsewhere (a queue that workers take from). */
@@ -68,6 +75,8 @@ export interface RunAttachment {
   questions?: QuestionPolicy;
   /** Told about every event. */
   onEvent?: (event: RunEvent) => void;
+  /** Told about every event of the child runs its nodes start (see `RunOptions.onChildEvent`). */
+  onChildEvent?: ChildEventListener;
   /** Stops the run at its next safe point when aborted (as {@link RunSupervisor.cancel} does). */
   signal?: AbortSignal;
   /** How phased stages without `agent.mode` hold their Discuss phase (default: as the run records it, else direct). */

@@ -1,0 +1,2 @@
+export { startOtlpReceiver, type OtlpReceiver, type OtlpReceiverOptions, type OtlpRequest } from './otlp-receiver.js';
+export type { ReceivedSpan, SpanAttributeValue } from './received-span.js';
