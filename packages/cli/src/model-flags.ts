@@ -33,3 +33,13 @@ export function modelFlags(options: ModelOptions): ModelFlags | string {
   }
   return flags;
 }
+
+/**
+ * The model flags of the runs `orchestra chat` and `orchestra mcp` launch:
+ * `--model` becomes the model of the stages that name none, so the agents a
+ * `launch_run` names (each branch's `llm_model`) keep their models.
+ */
+export function runsModelFlags(flags: ModelFlags): ModelFlags {
+  const { model, ...rest } = flags;
+  return model === undefined ? rest : { ...rest, defaultModel: model };
+}

@@ -185,4 +185,60 @@ describe('orchestra chat', { timeout: 30_000 }, () => {
     expect(resumed.stdout).toContain('orchestra › Shipped.');
     expect(model.completions).toHaveLength(2);
   });
+
+  describe('models: the agents a launch_run names, --model and chat.model', () => {
+    /** A project whose orchestra.yaml has the aliases fast and smart (and more lines). */
+    function aliasProject(more = ''): string {
+      const dir = project();
+      writeFileSync(join(dir, 'orchestra.yaml'), `models:\n  fast: { model: fast-id }\n  smart: { model: smart-id }\n  talker: { model: talker-id }\n${more}`);
+      return dir;
+    }
+
+    /** The session agent (the requests with tools) launches `args`, then sums up; run stages answer with their model's name. */
+    function scriptSession(args: Record<string, unknown>) {
+      let launched = false;
+      model.respondWith((request) => {
+        if (request.tools?.length) {
+          if (launched) return reply('Done.');
+          launched = true;
+          return toolCall('launch_run', args);
+        }
+        return reply(`answer from ${request.model ?? '?'}`);
+      });
+    }
+
+    const stageModels = () => model.completions.filter((r) => !r.tools?.length).map((r) => r.model);
+    const sessionModels = () => [...new Set(model.completions.filter((r) => r.tools?.length).map((r) => r.model))];
+
+    it('--model does not override the agents a launch_run names: each branch runs on its own model; --model fills in the stages that name none', async () => {
+      scriptSession({ task: 'Compare', agent_mode: 'multi', agents: ['fast', 'smart'] });
+      const dir = aliasProject();
+      const result = await chat(dir, 'compare them\n', '--auto-approve', '--model', 'fast');
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('orchestra › Done.');
+      // One branch on each agent's model (the stages after them on the first agent's).
+      expect(stageModels().filter((m) => m === 'smart-id')).toHaveLength(1);
+      expect(new Set(stageModels())).toEqual(new Set(['fast-id', 'smart-id']));
+      expect(sessionModels()).toEqual(['fast-id']);
+    });
+
+    it('chat.model in orchestra.yaml is the session agent\'s model; the runs keep --model', async () => {
+      scriptSession({ task: 'Write it' });
+      const dir = aliasProject('chat:\n  model: talker\n');
+      const result = await chat(dir, 'write it\n', '--auto-approve', '--model', 'fast');
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(sessionModels()).toEqual(['talker-id']);
+      expect(stageModels()).toEqual(['fast-id']);
+    });
+
+    it('a misspelt key under chat: is refused with a suggestion', async () => {
+      const dir = aliasProject('chat:\n  modle: talker\n');
+      const result = await chat(dir, 'hi\n', '--model', 'fast');
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/chat\.modle: unknown key \(did you mean model\?\)/);
+    });
+  });
 });
+

@@ -173,6 +173,23 @@ describe('orchestra mcp', { timeout: 30_000 }, () => {
     }
   });
 
+  it('--model does not override the agents a launch_run names: each branch runs on its own model', async () => {
+    model.respondWith((request) => reply(`answer from ${request.model ?? '?'}`));
+    const project = tempDir();
+    writeFileSync(join(project, 'orchestra.yaml'), 'models:\n  fast: { model: fast-id }\n  smart: { model: smart-id }\n');
+    const env = modelFreeEnv({ OPENAI_API_KEY: 'test-key', NODE_OPTIONS: `--import=${NETWORK_GUARD}` });
+    const { client } = await connect(['--project', project, '--model', 'fast', '--base-url', model.url], { env, cwd: tempDir() });
+    const multi = await call(client, 'launch_run', { task: 'Compare', agent_mode: 'multi', agents: ['fast', 'smart'], wait: true });
+    expect(multi.status).toBe('completed');
+    const models = model.completions.map((r) => r.model);
+    expect(models.filter((m) => m === 'smart-id')).toHaveLength(1);
+    expect(new Set(models)).toEqual(new Set(['fast-id', 'smart-id']));
+    // A stage that names no model gets --model's.
+    const before = model.completions.length;
+    expect((await call(client, 'launch_run', { task: 'Write it', wait: true })).status).toBe('completed');
+    expect(model.completions.slice(before).map((r) => r.model)).toEqual(['fast-id']);
+  });
+
   it('refuses bad flags with exit 2', async () => {
     const [agent, missing, url] = await Promise.all([
       cliWith(['mcp', '--backend', 'agent', '--project', tempDir()]),

@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { AutoApproveInterviewer, QueueInterviewer, isOrchestraError, type GraphNode, type Interviewer } from '@orchestra/core';
+import { AutoApproveInterviewer, QueueInterviewer, isOrchestraError, type Interviewer } from '@orchestra/core';
 import { escapeControl } from '@orchestra/core/loader';
 import { pathProblem } from '@orchestra/core/handlers';
 import { ExitCode } from '../exit-codes.js';
 import { inputOf, type CliIO } from '../io.js';
 import { readAnswersFile } from '../answers-file.js';
 import { loadRunConfig } from '../llm-backend.js';
-import { modelFlags } from '../model-flags.js';
+import { modelFlags, runsModelFlags } from '../model-flags.js';
 import { colourEnabled, painter } from '../render/colour.js';
 import { runBackendFactory } from '../run-backend-factory.js';
 import { ChatTerminal } from '../chat/chat-terminal.js';
@@ -26,9 +26,6 @@ export interface ChatFlags {
   baseUrl?: string;
   backend?: string;
 }
-
-/** The node the session agent's model is resolved for (orchestra.yaml defaults and the flags apply; no pipeline attributes). */
-const SESSION_NODE: GraphNode = { id: 'chat_session', attributes: {}, origins: {}, subgraphClasses: [] };
 
 /**
  * `orchestra chat [--project DIR]`: a conversation with an agent that
@@ -58,7 +55,7 @@ export async function chatCommand(flags: ChatFlags, io: CliIO): Promise<number> 
     return ExitCode.usage;
   }
   const { InteractiveSession, ProjectWorkspace, RunLauncher } = await import('@orchestra/chat');
-  const { chatSettings, resolveModel } = await import('@orchestra/llm/config');
+  const { chatSettings, resolveChatModel } = await import('@orchestra/llm/config');
   const { createChatOpenAI } = await import('@orchestra/llm');
   const configFrom = join(projectDir, 'chat.dot');
   let session: InstanceType<typeof InteractiveSession>;
@@ -67,7 +64,8 @@ export async function chatCommand(flags: ChatFlags, io: CliIO): Promise<number> 
   let terminal: ChatTerminal | undefined;
   try {
     const config = await loadRunConfig(configFrom);
-    const model = createChatOpenAI(resolveModel(SESSION_NODE, { config, env: process.env, flags: { ...models, backend: 'chat' } }));
+    // The session agent's own model (chat.model, else --model); the runs' stages keep the models they name.
+    const model = createChatOpenAI(resolveChatModel({ config, env: process.env, flags: models }));
     const workspace = new ProjectWorkspace(projectDir).ensure();
     // A new session does not silently replace a saved one: it is kept beside it.
     const kept = flags.resume ? undefined : workspace.archiveSession();
@@ -76,7 +74,7 @@ export async function chatCommand(flags: ChatFlags, io: CliIO): Promise<number> 
       projectDir,
       ...(flags.simulate ? { simulate: true } : {}),
       ...(flags.allowTools ? { allowTools: true } : {}),
-      backendFor: runBackendFactory(models, flags.allowTools === true, configFrom),
+      backendFor: runBackendFactory(runsModelFlags(models), flags.allowTools === true, configFrom),
     });
     let interviewer: Interviewer;
     if (flags.autoApprove) interviewer = new AutoApproveInterviewer();

@@ -6,7 +6,7 @@ import { pathProblem } from '@orchestra/core/handlers';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { abortOnSignals } from '../interrupt.js';
-import { modelFlags } from '../model-flags.js';
+import { modelFlags, runsModelFlags } from '../model-flags.js';
 import { runBackendFactory } from '../run-backend-factory.js';
 import { CLI_VERSION } from '../version.js';
 
@@ -53,7 +53,8 @@ export async function mcpCommand(flags: McpFlags, io: CliIO): Promise<number> {
 
   // As `orchestra serve`: models get no tools unless tools are allowed (the chat backend, whatever orchestra.yaml prefers).
   // orchestra.yaml is looked up in the project (then the working directory and ~/.orchestra/), wherever the client starts us.
-  const backendFor = runBackendFactory(models, flags.allowTools === true, join(projectDir, 'pipeline.dot'));
+  // --model fills in the stages that name no model: the agents a launch_run names keep theirs.
+  const backendFor = runBackendFactory(runsModelFlags(models), flags.allowTools === true, join(projectDir, 'pipeline.dot'));
 
   const launcher = new RunLauncher({
     projectDir,

@@ -75,7 +75,9 @@ export const InterviewerConfigSchema = z.strictObject({
 /** `chat`: the conversational session (`orchestra chat`). */
 export const ChatConfigSchema = z.strictObject({
   require_approval: booleanField.optional(),
-}, { error: 'expected a mapping (require_approval:)' });
+  /** The session agent's model (alias or id), apart from the runs'. */
+  model: nameField('a model alias or id').optional(),
+}, { error: 'expected a mapping (require_approval:, model:)' });
 
 /** `roles.<name>`: a role that takes part in conferences (`conference.roles`). */
 export const RoleConfigSchema = z

@@ -35,6 +35,7 @@ export { combineConfigLayers, emptyConfig, loadConfig, type LoadConfigOptions, t
 export type { ModelFlags, ResolvedModel, ResolvedProvider } from './resolved-model.js';
 export { OPENAI_API_KEY_ENV, OPENAI_BASE_URL_ENV, OPENAI_DEFAULT_BASE_URL } from './resolve-provider.js';
 export { resolveModel, type ResolveModelInput } from './resolve-model.js';
+export { CHAT_SESSION_NODE, resolveChatModel } from './chat-model.js';
 export { configuredEndpoints, type ConfiguredEndpoint, type ConfiguredEndpointsInput } from './configured-endpoints.js';
 export { describeResolution } from './describe-resolution.js';
 export { maskKey } from './mask-key.js';

@@ -48,6 +48,7 @@ function chooseModelName(node: GraphNode, { config, flags }: ResolveModelInput):
   if (flags.model) return { value: flags.model, source: '--model flag' };
   const attr = nodeAttribute(node, 'llm_model');
   if (attr !== undefined) return { value: attr, source: attributeSource(node, 'llm_model') };
+  if (flags.defaultModel) return { value: flags.defaultModel, source: '--model flag (for stages that name no model)' };
   const configured = config.config.defaults?.model;
   if (configured) return { value: configured, source: configSource(config, ['defaults', 'model']) };
   return undefined;
@@ -78,8 +79,9 @@ function chooseProvider(node: GraphNode, { config, flags }: ResolveModelInput, a
  * beats `orchestra.yaml`, which beats the built-in defaults:
  *
  * - backend: `--backend` → `agent.backend` → `defaults.backend` → `chat`;
- * - model: `--model` → `llm_model` → `defaults.model`; an alias of `models`
- *   expands to its model, provider, reasoning effort, temperature, max tokens;
+ * - model: `--model` → `llm_model` → the flags' `defaultModel` (`--model`
+ *   of chat and mcp) → `defaults.model`; an alias of `models` expands to its
+ *   model, provider, reasoning effort, temperature, max tokens;
  * - provider: `llm_provider` (ignored under `--model`) → the alias's →
  *   `defaults.provider` → the model id's family (`claude-*`: `anthropic`) →
  *   the only configured provider → `openai`;

@@ -38,6 +38,12 @@ export interface ResolvedModel {
 export interface ModelFlags {
   /** `--model`: an alias or a provider-native id. */
   model?: string;
+  /**
+   * The model of the stages that name none (`--model` of `orchestra chat`
+   * and `orchestra mcp`): unlike {@link ModelFlags.model} it does not
+   * override a node's `llm_model`; it beats `defaults.model`.
+   */
+  defaultModel?: string;
   /** `--base-url`: replaces the provider's base URL. */
   baseUrl?: string;
   /** `--backend`. */

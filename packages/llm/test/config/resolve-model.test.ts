@@ -1,6 +1,6 @@
 import { loadPipeline, type GraphNode } from '@orchestra/core';
 import { describe, expect, it } from 'vitest';
-import { ModelConfigError, emptyConfig, resolveModel, type Env, type ModelFlags } from '../../src/config/index.js';
+import { ModelConfigError, emptyConfig, resolveChatModel, resolveModel, type Env, type ModelFlags } from '../../src/config/index.js';
 import { configOf, node, thrown } from './helpers.js';
 
 const CFG = '/cfg/orchestra.yaml';
@@ -61,6 +61,25 @@ describe('resolveModel: model and alias', () => {
     const fromConfig = resolve(node('plan'), { text: 'defaults:\n  model: raw-id\n' });
     expect(fromConfig).toMatchObject({ model: 'raw-id', sources: { model: `${CFG}:2:10 defaults.model` } });
     expect(fromConfig.alias).toBeUndefined();
+  });
+
+  it('a default model (chat and mcp\'s --model) fills in only the stages that name none: llm_model wins, defaults.model loses', () => {
+    const text = 'models:\n  fast: { model: fast-id }\n  smart: { model: smart-id }\ndefaults:\n  model: raw-id\n';
+    const flags = { defaultModel: 'fast' };
+    expect(resolve(node('agent_2', { llm_model: 'smart' }), { text, flags })).toMatchObject({ model: 'smart-id', alias: 'smart', sources: { model: 'node agent_2 attribute llm_model' } });
+    expect(resolve(node('rank'), { text, flags })).toMatchObject({ model: 'fast-id', alias: 'fast', sources: { model: '--model flag (for stages that name no model)' } });
+    // --model of `orchestra run` still names every stage's model.
+    expect(resolve(node('agent_2', { llm_model: 'smart' }), { text, flags: { model: 'fast' } })).toMatchObject({ model: 'fast-id' });
+  });
+
+  it('the chat session agent: chat.model, else the flags\' model, else defaults.model; always the chat backend', () => {
+    const text = 'models:\n  talker: { model: talker-id }\ndefaults:\n  model: raw-id\n  backend: agent\nchat:\n  model: talker\n';
+    const chat = (t: string, flags: ModelFlags = {}) => resolveChatModel({ config: configOf(t), env: KEY, flags });
+    expect(chat(text, { model: 'fast-id' })).toMatchObject({ model: 'talker-id', backend: 'chat', sources: { model: `${CFG}:7:10 chat.model` } });
+    const without = text.replace('chat:\n  model: talker\n', '');
+    expect(chat(without, { model: 'fast-id' })).toMatchObject({ model: 'fast-id', backend: 'chat', sources: { model: '--model flag' } });
+    expect(chat(without)).toMatchObject({ model: 'raw-id', sources: { model: `${CFG}:4:10 defaults.model` } });
+    expect(thrown(() => resolveChatModel({ config: emptyConfig('/work'), env: KEY, flags: {} })).message).toMatch(/^node chat_session has no model/);
   });
 
   it('fails with ORCH_NO_MODEL saying what to set', () => {
