@@ -5,16 +5,18 @@ import { collect, parseValuePath, resolveContextPath, type Located, type ValuePa
 
 const Severity = z.enum(['fatal', 'retry']).default('retry');
 const Path = z.string().min(1);
+/** A path, or a list of paths whose values are taken together (`["retained.characters[]", "retained.locations[]"]`). */
+const Paths = z.union([Path, z.array(Path).min(1)]);
 
 const CheckSchema = z.union([
-  z.strictObject({ references: Path, among: Path, severity: Severity }),
-  z.strictObject({ covers: Path, with: Path, severity: Severity }),
-  z.strictObject({ unique: Path, severity: Severity }),
-  z.strictObject({ disjoint: Path, from: Path, severity: Severity }),
+  z.strictObject({ references: Paths, among: Paths, severity: Severity }),
+  z.strictObject({ covers: Paths, with: Paths, severity: Severity }),
+  z.strictObject({ unique: Paths, severity: Severity }),
+  z.strictObject({ disjoint: Paths, from: Paths, severity: Severity }),
   z.strictObject({
     count: Path,
     per: Path,
-    over: Path.optional(),
+    over: Paths.optional(),
     distinct: Path.optional(),
     min: z.int().min(0).optional(),
     max: z.int().min(0).optional(),
@@ -43,9 +45,12 @@ export function parseSemanticChecks(json: unknown, source: string): SemanticChec
   }
   for (const [i, check] of parsed.data.checks.entries()) {
     for (const [key, value] of Object.entries(check)) {
-      if (key === 'severity' || typeof value !== 'string') continue;
-      const path = parseValuePath(value);
-      if (typeof path === 'string') return `${source}: checks[${i}].${key}: ${path}`;
+      if (key === 'severity' || typeof value === 'number') continue;
+      const paths = typeof value === 'string' ? [value] : (value as string[]);
+      for (const [j, text] of paths.entries()) {
+        const path = parseValuePath(text);
+        if (typeof path === 'string') return `${source}: checks[${i}].${key}${typeof value === 'string' ? '' : `[${j}]`}: ${path}`;
+      }
     }
     if ('count' in check && check.min === undefined && check.max === undefined) return `${source}: checks[${i}] counts without a min or a max`;
   }
@@ -77,6 +82,16 @@ function keyOf(value: unknown): unknown {
   return typeof value === 'object' && value !== null ? JSON.stringify(value) : value;
 }
 
+/** What joins the paths of a list in the texts of findings (`field`, `problem`, `requirement`). */
+export const PATHS_SEPARATOR = ' | ';
+
+/** A check's path field as its findings name it: the path, or a list's paths joined by {@link PATHS_SEPARATOR}. */
+function pathsText(paths: string | readonly string[]): string {
+  return typeof paths === 'string' ? paths : paths.join(PATHS_SEPARATOR);
+}
+
+const listOf = (paths: string | readonly string[]): readonly string[] => (typeof paths === 'string' ? [paths] : paths);
+
 /** The values a source path leads to: `$.x` reads the artifact, anything else the context (see `resolveContextPath`). */
 function sourceValues(text: string, artifact: unknown, context: Readonly<Record<string, unknown>>): Located[] | undefined {
   if (text === '$' || text.startsWith('$.')) return collect(artifact, parseValuePath(text) as ValuePath);
@@ -92,11 +107,19 @@ const empty = (): ArtifactIssues => ({ invalid: [], missing: [], unknown: [] });
  */
 export function runSemanticChecks(checks: readonly SemanticCheck[], artifact: unknown, context: Readonly<Record<string, unknown>>): CheckResult {
   const result: CheckResult = { retry: empty(), fatal: empty(), errors: [] };
-  const own = (text: string) => collect(artifact, parseValuePath(text) as ValuePath);
-  const source = (text: string, i: number, field: string): Located[] | undefined => {
-    const found = sourceValues(text, artifact, context);
-    if (!found) result.errors.push(`checks[${i}].${field}: ${JSON.stringify(text)} names no value of the run's context (no context key is a prefix of it)`);
-    return found;
+  const own = (paths: string | readonly string[]) => listOf(paths).flatMap((text) => collect(artifact, parseValuePath(text) as ValuePath));
+  const source = (paths: string | readonly string[], i: number, field: string): Located[] | undefined => {
+    const all: Located[] = [];
+    let ok = true;
+    for (const [j, text] of listOf(paths).entries()) {
+      const found = sourceValues(text, artifact, context);
+      if (found) all.push(...found);
+      else {
+        ok = false;
+        result.errors.push(`checks[${i}].${field}${typeof paths === 'string' ? '' : `[${j}]`}: ${JSON.stringify(text)} names no value of the run's context (no context key is a prefix of it)`);
+      }
+    }
+    return ok ? all : undefined;
   };
   checks.forEach((check, i) => {
     const into = check.severity === 'fatal' ? result.fatal : result.retry;
@@ -106,7 +129,7 @@ export function runSemanticChecks(checks: readonly SemanticCheck[], artifact: un
       const allowed = new Set(valid.map((v) => keyOf(v.value)));
       for (const { at, value } of own(check.references)) {
         if (allowed.has(keyOf(value))) continue;
-        into.invalid.push({ field: at, provided: shortened(value), problem: `${show(value)} is not among ${check.among}`, requirement: `one of ${listValues(new Set(valid.map((v) => v.value)))}` });
+        into.invalid.push({ field: at, provided: shortened(value), problem: `${show(value)} is not among ${pathsText(check.among)}`, requirement: `one of ${listValues(new Set(valid.map((v) => v.value)))}` });
       }
     } else if ('covers' in check) {
       const wanted = source(check.covers, i, 'covers');
@@ -117,7 +140,7 @@ export function runSemanticChecks(checks: readonly SemanticCheck[], artifact: un
         const key = keyOf(value);
         if (present.has(key) || seen.has(key)) continue;
         seen.add(key);
-        into.missing.push({ field: check.with, requirement: `an entry for ${show(value)} (every value of ${check.covers} needs one)` });
+        into.missing.push({ field: pathsText(check.with), requirement: `an entry for ${show(value)} (every value of ${pathsText(check.covers)} needs one)` });
       }
     } else if ('unique' in check) {
       const first = new Map<unknown, string>();
@@ -125,15 +148,16 @@ export function runSemanticChecks(checks: readonly SemanticCheck[], artifact: un
         const key = keyOf(value);
         const earlier = first.get(key);
         if (earlier === undefined) first.set(key, at);
-        else into.invalid.push({ field: at, provided: shortened(value), problem: `duplicate of ${earlier}`, requirement: `unique values across ${check.unique}` });
+        else into.invalid.push({ field: at, provided: shortened(value), problem: `duplicate of ${earlier}`, requirement: `unique values across ${pathsText(check.unique)}` });
       }
     } else if ('disjoint' in check) {
       const other = source(check.from, i, 'from');
       if (!other) return;
-      const taken = new Map(other.map((v) => [keyOf(v.value), v.at]));
+      const taken = new Map<unknown, string>();
+      for (const v of other) if (!taken.has(keyOf(v.value))) taken.set(keyOf(v.value), v.at); // the first place a value is used
       for (const { at, value } of own(check.disjoint)) {
         const clash = taken.get(keyOf(value));
-        if (clash !== undefined) into.invalid.push({ field: at, provided: shortened(value), problem: `${show(value)} is also used at ${clash}`, requirement: `a value not used in ${check.from}` });
+        if (clash !== undefined) into.invalid.push({ field: at, provided: shortened(value), problem: `${show(value)} is also used at ${clash}`, requirement: `a value not used in ${pathsText(check.from)}` });
       }
     } else {
       countCheck(check, i, artifact, into, source);
@@ -144,7 +168,7 @@ export function runSemanticChecks(checks: readonly SemanticCheck[], artifact: un
 
 type CountCheck = Extract<SemanticCheck, { count: string }>;
 
-function countCheck(check: CountCheck, i: number, artifact: unknown, into: ArtifactIssues, source: (text: string, i: number, field: string) => Located[] | undefined): void {
+function countCheck(check: CountCheck, i: number, artifact: unknown, into: ArtifactIssues, source: (paths: string | readonly string[], i: number, field: string) => Located[] | undefined): void {
   const per = parseValuePath(check.per) as ValuePath;
   const distinct = check.distinct ? (parseValuePath(check.distinct) as ValuePath) : undefined;
   // group key → the items' distinct values (or item count), in first-seen order of groups

@@ -80,6 +80,47 @@ describe('declared semantic checks', () => {
     expect(verdict).toEqual({ ok: false, fatal: true, issues: { invalid: [], missing: [], unknown: [] }, errors: ['checks[0].among: "nowhere.ids[]" names no value of the run\'s context (no context key is a prefix of it)'] });
   });
 
+  it('a list of paths takes their values together: entities retained by kind, decided either way', () => {
+    const context = {
+      brainstorm: { characters: [{ id: 'e_mara' }, { id: 'e_parrot' }], locations: [{ id: 'e_vault' }] },
+      'entity_curation.output': { retained: { characters: ['e_mara'], locations: ['e_vault'] } },
+    };
+    const all = ['brainstorm.characters[].id', 'brainstorm.locations[].id'];
+    const retained = ['entity_curation.output.retained.characters[]', 'entity_curation.output.retained.locations[]'];
+    const declared = checks(
+      { references: 'beats[].entities[]', among: retained },
+      { covers: all, with: ['retained.characters[]', 'cut[].entity_id'] },
+      { unique: ['retained.characters[]', 'cut[].entity_id'] },
+      { disjoint: 'beats[].entities[]', from: ['$.cut[].entity_id', '$.retained.characters[]'] },
+    );
+    const artifact = { beats: [{ entities: ['e_mara', 'e_vault', 'e_parrot'] }], retained: { characters: ['e_mara'] }, cut: [{ entity_id: 'e_mara' }] };
+    const found = runSemanticChecks(declared, artifact, context);
+    expect(found.errors).toEqual([]);
+    expect(found.retry).toEqual({
+      invalid: [
+        {
+          field: 'beats[0].entities[2]',
+          provided: 'e_parrot',
+          problem: "'e_parrot' is not among entity_curation.output.retained.characters[] | entity_curation.output.retained.locations[]",
+          requirement: "one of 'e_mara', 'e_vault'",
+        },
+        { field: 'cut[0].entity_id', provided: 'e_mara', problem: 'duplicate of retained.characters[0]', requirement: 'unique values across retained.characters[] | cut[].entity_id' },
+        { field: 'beats[0].entities[0]', provided: 'e_mara', problem: "'e_mara' is also used at cut[0].entity_id", requirement: 'a value not used in $.cut[].entity_id | $.retained.characters[]' },
+      ],
+      missing: [
+        { field: 'retained.characters[] | cut[].entity_id', requirement: "an entry for 'e_parrot' (every value of brainstorm.characters[].id | brainstorm.locations[].id needs one)" },
+        { field: 'retained.characters[] | cut[].entity_id', requirement: "an entry for 'e_vault' (every value of brainstorm.characters[].id | brainstorm.locations[].id needs one)" },
+      ],
+      unknown: [],
+    });
+    // Each path of a list must name something; the error says which one.
+    expect(runSemanticChecks(checks({ references: 'v[]', among: ['brainstorm.characters[].id', 'nowhere[]'] }), { v: [] }, context).errors).toEqual([
+      'checks[0].among[1]: "nowhere[]" names no value of the run\'s context (no context key is a prefix of it)',
+    ]);
+    expect(parseSemanticChecks({ checks: [{ unique: ['a[]', 'b[x]'] }] }, 'c.json')).toBe('c.json: checks[0].unique[1]: path "b[x]" has a malformed step "b[x]": write field names joined by ".", each optionally followed by "[]"');
+    expect(parseSemanticChecks({ checks: [{ unique: [] }] }, 'c.json')).toMatch(/^c\.json: not a valid checks declaration at checks\.0/);
+  });
+
   it('lists at most 100 valid values, then says how many more', () => {
     const ids = Array.from({ length: 250 }, (_, i) => `t${i}`);
     const found = runSemanticChecks(checks({ references: 'v[]', among: 'ids[]' }), { v: ['nope'] }, { ids });
