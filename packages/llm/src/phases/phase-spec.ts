@@ -3,6 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import type { GraphNode } from '@orchestra/core';
 import type * as z from 'zod';
 import { ArtifactSchemaError, artifactSchemaFromZod, loadArtifactSchema } from './artifact-schema.js';
+import { outputSections } from './artifact-sections.js';
 import { parseSemanticChecks } from './semantic-checks.js';
 import { DEFAULT_VALIDATION_RETRIES, finalizationToolName } from './serialize.js';
 import type { ArtifactRules, SemanticValidator } from './validate-artifact.js';
@@ -30,6 +31,8 @@ export interface PhaseSpec {
   /** The context key the artifact goes to (`output.key`, default `<node>.output`). */
   key: string;
   validationRetries: number;
+  /** `output.sections`: the top-level properties Serialize submits one at a time, in order (see `serializeSections`). */
+  sections?: readonly string[];
   /** Turns of the Discuss phase (`max_discuss_turns`): a turn ends on a reply without a tool call, or on `ready_to_summarize`. */
   discussTurns: number;
   /** Tool round-trips one Discuss turn may take (`max_tool_rounds`) before the model is told to answer. */
@@ -60,7 +63,7 @@ function count(node: GraphNode, key: string, fallback: number, min: number): num
  * Reads a phased node's attributes: `output.schema` (a JSON Schema file,
  * relative to the pipeline's directory, or `zod:<name>`), `output.checks`
  * (a checks declaration file), `output.validators`, `output.key`,
- * `output.tool`, `validation_retries`, `max_discuss_turns`, `max_tool_rounds`. Throws an
+ * `output.tool`, `output.sections`, `validation_retries`, `max_discuss_turns`, `max_tool_rounds`. Throws an
  * {@link ArtifactSchemaError} naming the node for anything unusable.
  */
 export function phaseSpec(node: GraphNode, pipelineFile: string | null | undefined, workdir: string, registry: PhaseRegistry = {}, interactive = false): PhaseSpec {
@@ -99,9 +102,12 @@ export function phaseSpec(node: GraphNode, pipelineFile: string | null | undefin
       return validator;
     });
   }
+  const toolName = node.attributes['output.tool']?.trim() || finalizationToolName(node.id);
+  const sections = outputSections(node.attributes['output.sections'], schema, toolName, node.id);
   return {
     rules,
-    toolName: node.attributes['output.tool']?.trim() || finalizationToolName(node.id),
+    toolName,
+    ...(sections ? { sections } : {}),
     key: node.attributes['output.key']?.trim() || `${node.id}.output`,
     validationRetries: count(node, 'validation_retries', DEFAULT_VALIDATION_RETRIES, 0),
     discussTurns: count(node, 'max_discuss_turns', interactive ? DEFAULT_INTERACTIVE_DISCUSS_TURNS : DEFAULT_DIRECT_DISCUSS_TURNS, 1),
