@@ -85,6 +85,22 @@ describe('orchestra run fixtures/dream.dot (a phased node)', () => {
     expect(JSON.parse(readFileSync(join(dir, 'dream', 'phases.json'), 'utf8')).mode).toBe('interactive');
   });
 
+  it('-i at the console: the agent replies stream under "[dream] agent, turn N:", the brief under "[dream] summarize:"', async () => {
+    server.enqueue(
+      reply('Which tone do you want for the keeper?', { chunks: 3 }),
+      toolCall('ready_to_summarize', {}),
+      reply('Brief: literary, for adults, wry; solitude and weather; 60,000 words.', { chunks: 4 }),
+      toolCall('submit_dream', VISION),
+    );
+    const result = await cliWith(['run', dream, '-i', '--model', 'scripted-model', '--logs-dir', join(tempDir(), 'run')], { env: env(), input: 'Wry.\n' });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('\n[dream] agent, turn 1:\n  Which tone do you want for the keeper?\n');
+    // Its line ended when the stage did (the stage's line follows on stdout).
+    expect(result.stderr).toContain('\n[dream] summarize:\n  Brief: literary, for adults, wry; solitude and weather; 60,000 words.\n');
+    // The brief is not shown as the agent's reply of a turn.
+    expect(result.stderr.match(/agent, turn \d+:/g)).toEqual(['agent, turn 1:']);
+  });
+
   it('without -i, and with stdin not a terminal, the Discuss phase runs on its own (recorded as direct)', async () => {
     server.enqueue(reply('Thinking done.'), reply('Brief.'), toolCall('submit_dream', VISION));
     const dir = join(tempDir(), 'run');

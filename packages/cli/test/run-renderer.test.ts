@@ -103,3 +103,16 @@ describe('run renderer: parallel branches', () => {
     ]);
   });
 });
+
+describe('run renderer: streamed replies of a phased node', () => {
+  it('passes each piece on with its phase, and ends the line of what streamed when the stage ends', () => {
+    const calls: string[] = [];
+    const replies = { streamReply: (stage: string, turn: number, text: string, phase?: string) => calls.push(`${stage} ${turn} ${phase ?? '-'} ${text}`), endReply: (stage: string) => calls.push(`end ${stage}`) };
+    const renderer = createRunRenderer({ stdout: () => {}, stderr: () => {} }, { mode: 'normal', live: false, replies });
+    renderer.onEvent({ type: 'llm.delta', nodeId: 'dream', text: 'Tone?', turn: 1, phase: 'discuss', at });
+    renderer.onEvent({ type: 'llm.delta', nodeId: 'dream', text: 'Brief.', turn: 1, phase: 'summarize', at });
+    renderer.onEvent({ type: 'llm.delta', nodeId: 'plain', text: 'No turn: not shown.', at });
+    renderer.onEvent({ type: 'stage.completed', nodeId: 'dream', index: 1, status: 'success', durationMs: 5, at });
+    expect(calls).toEqual(['dream 1 discuss Tone?', 'dream 1 summarize Brief.', 'end dream']);
+  });
+});

@@ -14,8 +14,12 @@ export interface RunRendererOptions {
   mode: RenderMode;
   /** Show a live "running" line (only on a terminal). */
   live: boolean;
-  /** Where an interactive node's reply is shown as it streams (the console interviewer that asks the questions). */
-  replies?: { streamReply(stage: string, turn: number, text: string): void };
+  /**
+   * Where an interactive node's reply is shown as it streams (the console
+   * interviewer that asks the questions), under the phase it belongs to on a
+   * phased node; `endReply` ends the line of a stage's reply when the stage ends.
+   */
+  replies?: { streamReply(stage: string, turn: number, text: string, phase?: string): void; endReply?(stage: string): void };
   /** Colour the status marks, durations and failures (see `colourEnabled`); off by default. */
   colour?: boolean;
 }
@@ -93,14 +97,16 @@ export function createRunRenderer(io: CliIO, options: RunRendererOptions) {
       // Never printed as JSON or logged: a piece of a reply. A conversation's reply is shown as it arrives.
       if (event.turn !== undefined && options.replies) {
         clearLive();
-        options.replies.streamReply(event.nodeId, event.turn, event.text);
+        options.replies.streamReply(event.nodeId, event.turn, event.text, event.phase);
       } else if (live?.nodeId === event.nodeId) {
         live.pieces += 1;
       }
       return;
     }
-    if ((event.type === 'stage.completed' || event.type === 'stage.failed') && event.usage) {
-      stageTokens.set(event.nodeId, (stageTokens.get(event.nodeId) ?? 0) + event.usage.totalTokens);
+    if (event.type === 'stage.completed' || event.type === 'stage.failed') {
+      // A reply that streamed last (a phased node's brief) gets its line ended before the stage's line.
+      options.replies?.endReply?.(event.nodeId);
+      if (event.usage) stageTokens.set(event.nodeId, (stageTokens.get(event.nodeId) ?? 0) + event.usage.totalTokens);
     }
     if (event.type === 'human.interaction') {
       const answer =

@@ -93,10 +93,11 @@ export type RunEvent =
   | (Base & { type: 'conversation.ended'; nodeId: string; turns: number; command: string })
   /**
    * A piece of an LLM reply as it streams in (`turn`: the conversation turn of
-   * an interactive node). Delivered to listeners only: never written to
+   * an interactive node; `phase`: the phase of a phased node, as on
+   * `llm.response`). Delivered to listeners only: never written to
    * `events.jsonl` or printed by `--json`.
    */
-  | (Base & { type: 'llm.delta'; nodeId: string; text: string; turn?: number })
+  | (Base & { type: 'llm.delta'; nodeId: string; text: string; turn?: number; phase?: string })
   /** An LLM call finished: the model that answered (`provider`: the API it went through, when known), how long it took, the tokens it used. */
   | (Base & { type: 'llm.response'; nodeId: string; model: string; provider?: string; durationMs: number; usage?: TokenUsage; turn?: number; phase?: string })
   /**

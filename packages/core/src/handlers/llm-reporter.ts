@@ -30,8 +30,8 @@ export interface ToolCallReport {
  * call; none throws.
  */
 export interface LlmReporter {
-  /** A piece of the reply as it streams in. */
-  delta(text: string): void;
+  /** A piece of the reply as it streams in (`phase`: the phase of a phased stage it belongs to, as in {@link LlmCall}). */
+  delta(text: string, phase?: string): void;
   /** A call finished. */
   response(call: LlmCall): void;
   /** A tool call finished. */

@@ -24,8 +24,8 @@ export function createStageReporter(input: Pick<HandlerInput, 'node' | 'emit'>, 
   };
   return {
     reporter: {
-      delta(text) {
-        if (text) input.emit({ type: 'llm.delta', nodeId, text, ...at() });
+      delta(text, phase) {
+        if (text) input.emit({ type: 'llm.delta', nodeId, text, ...at(), ...(phase ? { phase } : {}) });
       },
       response(call) {
         total = addUsage(total, call.usage);

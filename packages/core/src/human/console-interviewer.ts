@@ -17,6 +17,7 @@ export interface ConsoleStreams {
 /** An agent reply being shown as it streams in. */
 interface Streaming {
   key: string;
+  stage: string;
   text: string;
   atLineStart: boolean;
 }
@@ -24,6 +25,11 @@ interface Streaming {
 /** Who speaks in a conversation: `[node] agent, turn N:`. */
 function speaker(stage: string, turn: number): string {
   return `\n[${escapeControl(stage, { keepNewlines: false })}] agent, turn ${turn}:\n`;
+}
+
+/** The heading of a later phase of a phased node, after its discussion: `[node] summarize:`. */
+function phaseHeading(stage: string, phase: string): string {
+  return `\n[${escapeControl(stage, { keepNewlines: false })}] ${escapeControl(phase, { keepNewlines: false })}:\n`;
 }
 
 /** The commands hint of a conversation. */
@@ -109,14 +115,17 @@ export class ConsoleInterviewer implements Interviewer {
    * Shows a piece of an interactive node's agent reply as it arrives (the
    * seed's "agent streams output"): `[node] agent, turn N:` once, then the
    * text, indented. The question that follows with the whole reply does not
-   * print it again.
+   * print it again. `phase`: the phase of a phased node the text belongs to;
+   * the Discuss phase's replies are the agent's turns, the later phases'
+   * text streams under their own heading (`[node] summarize:`).
    */
-  streamReply(stage: string, turn: number, text: string): void {
-    const key = `${stage}#${turn}`;
+  streamReply(stage: string, turn: number, text: string, phase?: string): void {
+    const later = phase !== undefined && phase !== 'discuss';
+    const key = later ? `${stage}@${phase}` : `${stage}#${turn}`;
     if (this.streaming?.key !== key) {
       this.endStream();
-      this.write(speaker(stage, turn));
-      this.streaming = { key, text: '', atLineStart: true };
+      this.write(later ? phaseHeading(stage, phase) : speaker(stage, turn));
+      this.streaming = { key, stage, text: '', atLineStart: true };
     }
     const s = this.streaming as Streaming;
     let out = '';
@@ -127,8 +136,14 @@ export class ConsoleInterviewer implements Interviewer {
       s.atLineStart = ch === '\n';
     }
     s.text += text;
-    this.streamed.set(key, s.text);
+    // Only an agent's turn is asked about afterwards (and then not shown again).
+    if (!later) this.streamed.set(key, s.text);
     this.write(out);
+  }
+
+  /** Ends the line of `stage`'s reply if it is streaming (its stage ended: nothing asks about it). */
+  endReply(stage: string): void {
+    if (this.streaming?.stage === stage) this.endStream();
   }
 
   /** Ends the line of a reply that was streaming. */

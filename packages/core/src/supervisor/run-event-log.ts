@@ -42,7 +42,7 @@ export class RunEventLog {
   private readonly listeners = new Set<EventListener>();
   private over = false;
   /** Streamed LLM text not yet followed by its reply, by node: a client that connects mid-message gets it as one `llm.delta`. */
-  private readonly partial = new Map<string, { nodeId: string; text: string; turn?: number; at: string }>();
+  private readonly partial = new Map<string, { nodeId: string; text: string; turn?: number; phase?: string; at: string }>();
   /** The last server message of each type ({@link notify}), so a client that connects later gets where things stand. */
   private readonly notices = new Map<string, string>();
 
@@ -81,8 +81,8 @@ export class RunEventLog {
   private trackPartial(event: RunEvent): void {
     if (event.type === 'llm.delta') {
       const p = this.partial.get(event.nodeId);
-      if (p && p.turn === event.turn) p.text += event.text;
-      else this.partial.set(event.nodeId, { nodeId: event.nodeId, text: event.text, ...(event.turn !== undefined ? { turn: event.turn } : {}), at: event.at });
+      if (p && p.turn === event.turn && p.phase === event.phase) p.text += event.text;
+      else this.partial.set(event.nodeId, { nodeId: event.nodeId, text: event.text, ...(event.turn !== undefined ? { turn: event.turn } : {}), ...(event.phase !== undefined ? { phase: event.phase } : {}), at: event.at });
     } else if ('nodeId' in event && (event.type === 'llm.response' || event.type === 'conversation.reply' || event.type.startsWith('stage.'))) {
       this.partial.delete(event.nodeId);
     }
@@ -143,7 +143,7 @@ export class RunEventLog {
     const replayFrom = Math.max(0, Math.min(lastId, this.lines.length)) + 1;
     const pending: LoggedEvent[] = [];
     for (const p of this.partial.values()) {
-      pending.push({ type: 'llm.delta', data: JSON.stringify({ type: 'llm.delta', nodeId: p.nodeId, text: p.text, ...(p.turn !== undefined ? { turn: p.turn } : {}), at: p.at }) });
+      pending.push({ type: 'llm.delta', data: JSON.stringify({ type: 'llm.delta', nodeId: p.nodeId, text: p.text, ...(p.turn !== undefined ? { turn: p.turn } : {}), ...(p.phase !== undefined ? { phase: p.phase } : {}), at: p.at }) });
     }
     if (this.over) return { replayFrom, replayTo: this.lines.length, pending, ended: true, detach: () => {} };
     for (const [type, data] of this.notices) pending.push({ type, data });

@@ -35,6 +35,21 @@ describe('ConsoleInterviewer: streamed agent replies', () => {
     interviewer.close();
   });
 
+  it("labels a phased node's later phases: the brief streams under `[node] summarize:`, not under the last agent turn", async () => {
+    const { interviewer, printed } = consoleWith([]);
+    interviewer.streamReply('dream', 1, 'Which tone?', 'discuss');
+    interviewer.inform('the agent has what it needs; summarizing the conversation', 'dream');
+    interviewer.streamReply('dream', 1, 'Brief: ', 'summarize');
+    interviewer.streamReply('dream', 1, 'wry.', 'summarize');
+    interviewer.streamReply('dream', 1, 'Calling the tool.', 'serialize');
+    expect(printed()).toBe(
+      '\n[dream] agent, turn 1:\n  Which tone?\n[i] dream: the agent has what it needs; summarizing the conversation\n' +
+        '\n[dream] summarize:\n  Brief: wry.\n' +
+        '\n[dream] serialize:\n  Calling the tool.',
+    );
+    interviewer.close();
+  });
+
   it('prints the whole message when what streamed is not the reply (another turn streamed, or nothing did)', async () => {
     const { interviewer, printed } = consoleWith(['a', 'b']);
     interviewer.streamReply('talk', 1, 'partial');

@@ -37,6 +37,15 @@ describe('RunEventLog', () => {
     expect(collect(log, 0).filter((e) => e.type === 'llm.delta')).toEqual([]);
   });
 
+  it("keeps a phased node's phase on the text streamed so far, and a new phase starts a new message", () => {
+    const log = new RunEventLog();
+    log.push({ type: 'llm.delta', nodeId: 'dream', text: 'Brief: ', turn: 1, phase: 'summarize', at });
+    log.push({ type: 'llm.delta', nodeId: 'dream', text: 'wry.', turn: 1, phase: 'summarize', at });
+    expect(collect(log, 0).filter((e) => e.type === 'llm.delta').map((e) => JSON.parse(e.data))).toEqual([{ type: 'llm.delta', nodeId: 'dream', text: 'Brief: wry.', turn: 1, phase: 'summarize', at }]);
+    log.push({ type: 'llm.delta', nodeId: 'dream', text: 'Now', turn: 1, phase: 'serialize', at });
+    expect(collect(log, 0).filter((e) => e.type === 'llm.delta').map((e) => JSON.parse(e.data))).toEqual([{ type: 'llm.delta', nodeId: 'dream', text: 'Now', turn: 1, phase: 'serialize', at }]);
+  });
+
   it('tells followers when it ends, and a late follower at once after the replay', () => {
     const log = new RunEventLog();
     const live = collect(log, 0);

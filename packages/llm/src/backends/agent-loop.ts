@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { LlmReporter, TokenUsage } from '@orchestra/core';
 import type { ToolCallStatus } from '@orchestra/core/handlers';
@@ -43,6 +43,13 @@ export interface AgentLoopOptions {
   report: LlmReporter;
   /** A tool whose call ends the loop once the reply's calls have their results (a phase's `ready_to_summarize`). */
   stopOn?: string;
+  /**
+   * How the last of the `maxTurns` calls is made, instead of failing when it
+   * would still ask for tools: `note` (if any) joins the messages as a human message,
+   * the call goes to `model` (bound to `tools` only), and the loop ends with
+   * its reply whatever it asks for (a phased Discuss turn out of tool rounds).
+   */
+  lastCall?: { model: ChatRunnable; tools: ReadonlyMap<string, StructuredToolInterface>; note?: string };
 }
 
 /** How an agent loop ended. */
@@ -82,15 +89,19 @@ function detailOf(call: PendingToolCall): string | undefined {
  * Runs a model in a tool-calling loop (the `agent` backend; with no tools it
  * is a single call, the `chat` backend): call the model with `messages`;
  * while it asks for tools, run each (through the guard), append the results
- * and call again, at most `maxTurns` calls. `messages` is extended in place
- * with everything exchanged, so a session can be kept. Tool errors and
- * refusals go back to the model as tool results; they do not fail the stage.
+ * and call again, at most `maxTurns` calls (the last one made as `lastCall`
+ * says, when given). `messages` is extended in place with everything
+ * exchanged, so a session can be kept. Tool errors and refusals go back to
+ * the model as tool results; they do not fail the stage.
  */
 export async function runAgentLoop(messages: BaseMessage[], options: AgentLoopOptions): Promise<AgentLoopResult> {
   let usage: TokenUsage | undefined;
   for (let turn = 1; turn <= options.maxTurns; turn++) {
+    const last = turn === options.maxTurns ? options.lastCall : undefined;
+    if (last?.note !== undefined) messages.push(new HumanMessage(last.note));
+    const step = last ? { ...options, model: last.model, tools: last.tools } : options;
     // Tokens spent before an error reach the engine through the report (the stage handler attaches them).
-    const reply = await callModel(options.model, messages, { signal: options.signal, report: options.report, modelName: options.modelName, price: options.price });
+    const reply = await callModel(step.model, messages, { signal: options.signal, report: options.report, modelName: options.modelName, price: options.price });
     usage = addUsage(usage, reply.usage);
     const calls = reply.message.tool_calls ?? [];
     // Keep a plain AIMessage in the history (a merged chunk carries streaming-only fields).
@@ -98,9 +109,10 @@ export async function runAgentLoop(messages: BaseMessage[], options: AgentLoopOp
     if (calls.length === 0) return { text: reply.message.text, calls: turn, ...(usage ? { usage } : {}) };
     for (const raw of calls) {
       const call: PendingToolCall = { id: raw.id ?? `call_${turn}_${raw.name}`, name: raw.name, args: (raw.args ?? {}) as Record<string, unknown> };
-      messages.push(await runToolCall(call, options));
+      messages.push(await runToolCall(call, step));
     }
     if (options.stopOn !== undefined && calls.some((c) => c.name === options.stopOn)) return { text: reply.message.text, calls: turn, stopped: true, ...(usage ? { usage } : {}) };
+    if (last) return { text: reply.message.text, calls: turn, ...(usage ? { usage } : {}) };
   }
   throw new AgentTurnLimitError(options.nodeId, options.maxTurns);
 }

@@ -174,7 +174,7 @@ function startPhased(options: LangChainBackendOptions, sessions: ThreadSessions,
     spec,
     model: options.model,
     start: start.messages,
-    ...(kit ? { tools: kit.tools, callsPerReply: kit.maxTurns } : {}),
+    ...(kit ? { tools: kit.tools } : {}),
     ...(kit?.guard ? { guard: kit.guard } : {}),
   });
 }

@@ -11,7 +11,9 @@ export { fieldName, schemaIssues, type ArtifactIssues, type InvalidField, type M
 export { MAX_LISTED_VALUES, SemanticChecksSchema, parseSemanticChecks, runSemanticChecks, type CheckResult, type SemanticCheck } from './semantic-checks.js';
 export { validateArtifact, type ArtifactRules, type ArtifactVerdict, type SemanticFindings, type SemanticValidator } from './validate-artifact.js';
 export { issueCount, toolErrorFeedback, validationFeedback, type ValidationFeedback } from './validation-feedback.js';
-export { DEFAULT_DIRECT_DISCUSS_TURNS, DEFAULT_INTERACTIVE_DISCUSS_TURNS, isPhasedNode, phaseNode, phaseSpec, phasedNodeProblem, type PhaseName, type PhaseRegistry, type PhaseSpec } from './phase-spec.js';
-export { DIRECT_MODE_INSTRUCTIONS, DIRECT_MODE_REMINDER, PHASE_FILES, READY_TOOL, SERIALIZE_SYSTEM, SUMMARIZE_INSTRUCTION, finishPhases, runPhasedStage, type FinishPhasesOptions, type PhaseModel, type PhaseRequest, type PhasedStageOptions } from './phased-stage.js';
+export { DEFAULT_DIRECT_DISCUSS_TURNS, DEFAULT_INTERACTIVE_DISCUSS_TURNS, DEFAULT_MAX_TOOL_ROUNDS, isPhasedNode, phaseNode, phaseSpec, phasedNodeProblem, type PhaseName, type PhaseRegistry, type PhaseSpec } from './phase-spec.js';
+export { READY_TOOL } from './discuss-tools.js';
+export { toolRoundsNote } from './discuss-turn.js';
+export { DIRECT_MODE_CONTINUE, DIRECT_MODE_INSTRUCTIONS, DIRECT_MODE_REMINDER, PHASE_FILES, SERIALIZE_SYSTEM, SUMMARIZE_INSTRUCTION, finishPhases, runPhasedStage, type FinishPhasesOptions, type PhaseModel, type PhaseRequest, type PhasedStageOptions } from './phased-stage.js';
 export { INTERACTIVE_MODE_INSTRUCTIONS, INTERACTIVE_MODE_REMINDER, PhasedConversation, type PhasedConversationOptions } from './phased-conversation.js';
 export { DEFAULT_VALIDATION_RETRIES, SerializeError, finalizationToolName, serializeArtifact, type SerializeAttempt, type SerializeErrorCode, type SerializeOptions, type SerializeResult } from './serialize.js';

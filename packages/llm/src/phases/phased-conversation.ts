@@ -2,12 +2,12 @@ import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/m
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { Conversation, ConversationMessage, ConversationStart, Outcome } from '@orchestra/core';
 import type { ConversationFinish } from '@orchestra/core/handlers';
-import { runAgentLoop } from '../backends/agent-loop.js';
-import type { ChatRunnable } from '../backends/call-model.js';
 import { toLangChainMessages } from '../messages/conversation-messages.js';
 import type { ToolCallGuard } from '../tools/tool-call-guard.js';
+import { READY_TOOL } from './discuss-tools.js';
+import { runDiscussTurn } from './discuss-turn.js';
 import { phaseNode, type PhaseSpec } from './phase-spec.js';
-import { READY_TOOL, finishPhases, readyTool, type PhaseModel } from './phased-stage.js';
+import { finishPhases, reporterFor, type PhaseModel } from './phased-stage.js';
 
 /** The mode instructions of an interactive Discuss, first in the conversation (the sandwich's top slice). */
 export const INTERACTIVE_MODE_INSTRUCTIONS =
@@ -23,17 +23,17 @@ export interface PhasedConversationOptions {
   model: (node: ConversationStart['node']) => PhaseModel;
   /** The session's opening messages (system prompt and context preamble). */
   start: readonly BaseMessage[];
+  /** The stage's tools (an agent stage's), and their hooks: Discuss offers the read-only ones. */
   tools?: readonly StructuredToolInterface[];
   guard?: ToolCallGuard;
-  /** Model calls one reply may take (tool calls in between); the agent backend's `max_turns`. */
-  callsPerReply?: number;
 }
 
 /**
  * The interactive Discuss of a phased node: a conversation with the human
- * (through the interactive handler) in which the model may use the research
- * tools and `ready_to_summarize`; it ends on `/done`, `/approve`,
- * `ready_to_summarize` or after `max_discuss_turns` replies, and `finish`
+ * (through the interactive handler) in which the model may use the
+ * read-only tools and `ready_to_summarize`; each reply is one Discuss turn
+ * (its tool round-trips bounded by `max_tool_rounds`). It ends on `/done`,
+ * `/approve`, `ready_to_summarize` or after `max_discuss_turns` replies, and `finish`
  * then runs Summarize and Serialize on the real message list. A resumed
  * conversation is restored as text (tool calls of earlier turns are not
  * kept in the node's progress).
@@ -56,21 +56,16 @@ export class PhasedConversation implements Conversation {
     const first = !this.messages.some((m) => m instanceof HumanMessage);
     const messages = [...this.messages, new HumanMessage(first ? `${message}\n\n${INTERACTIVE_MODE_REMINDER}` : message)];
     const model = this.options.model(phaseNode(this.request.node, 'discuss'));
-    const tools = [...(this.options.tools ?? []), readyTool];
-    const bound = (typeof model.model.bindTools === 'function' ? model.model.bindTools(tools) : model.model) as ChatRunnable;
     try {
-      const result = await runAgentLoop(messages, {
+      const result = await runDiscussTurn(messages, {
         nodeId: this.request.node.id,
-        model: bound,
-        modelName: model.name,
-        price: model.price,
-        tools: new Map(tools.map((t) => [t.name, t])),
-        maxTurns: this.options.callsPerReply ?? 2,
-        ...(this.options.guard ? { guard: this.options.guard } : {}),
+        model,
+        tools: this.options.tools,
+        maxToolRounds: this.options.spec.maxToolRounds,
+        guard: this.options.guard,
         stageDir: this.request.stageDir,
         signal,
-        report: { ...this.request.report, response: (call) => this.request.report.response({ ...call, phase: 'discuss' }) },
-        stopOn: READY_TOOL,
+        report: reporterFor(this.request, 'discuss'),
       });
       this.calls += result.calls;
       this.ready = result.stopped === true;

@@ -1,20 +1,16 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, mapChatMessagesToStoredMessages, mapStoredMessagesToChatMessages, type BaseMessage, type StoredMessage } from '@langchain/core/messages';
-import { tool, type StructuredToolInterface } from '@langchain/core/tools';
+import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { CodergenRequest, JsonValue, LlmReporter, Outcome, TokenUsage } from '@orchestra/core';
 import type { PhaseCost } from '@orchestra/core/store';
-import { isOrchestraError } from '@orchestra/core';
 import { addUsage } from '@orchestra/core/store';
-import * as z from 'zod';
-import { runAgentLoop } from '../backends/agent-loop.js';
-import { callModel, type ChatRunnable } from '../backends/call-model.js';
+import { callModel } from '../backends/call-model.js';
 import type { ToolCallGuard } from '../tools/tool-call-guard.js';
+import { READY_TOOL } from './discuss-tools.js';
+import { runDiscussTurn } from './discuss-turn.js';
 import { phaseNode, type PhaseName, type PhaseSpec } from './phase-spec.js';
 import { serializeArtifact, type SerializeAttempt } from './serialize.js';
 import type { ModelPrice } from '../config/prices.js';
-
-/** The tool that ends Discuss: the model says it has what the artifact needs. */
-export const READY_TOOL = 'ready_to_summarize';
 
 /** Files a phased node leaves in its stage. */
 export const PHASE_FILES = { summary: 'summary.md', output: 'output.json', phases: 'phases.json' } as const;
@@ -26,6 +22,9 @@ export const DIRECT_MODE_INSTRUCTIONS =
 
 /** The reminder at the end of the task (the sandwich's bottom slice). */
 export const DIRECT_MODE_REMINDER = `(Direct mode: nobody will answer questions. Decide, then call ${READY_TOOL}.)`;
+
+/** What starts a further turn of a direct Discuss (`max_discuss_turns` above 1) after a reply without a tool call. */
+export const DIRECT_MODE_CONTINUE = `(Direct mode: nobody will answer. Go on with the task if anything is left to settle; call ${READY_TOOL} once you have everything the result needs.)`;
 
 /** What Summarize is asked. */
 export const SUMMARIZE_INSTRUCTION =
@@ -51,7 +50,7 @@ export interface PhasedStageOptions {
   model: (node: CodergenRequest['node']) => PhaseModel;
   /** The session's opening messages (system prompt and context preamble). */
   start: readonly BaseMessage[];
-  /** Research tools for Discuss (an agent stage's tools), and their hooks. */
+  /** The stage's tools (an agent stage's), and their hooks: Discuss offers the read-only ones. */
   tools?: readonly StructuredToolInterface[];
   guard?: ToolCallGuard;
 }
@@ -63,13 +62,6 @@ interface PhaseProgress {
   attempts?: { args: JsonValue; feedback: JsonValue }[];
   cost: Partial<Record<PhaseName, PhaseCost>>;
 }
-
-/** The `ready_to_summarize` tool: its call ends Discuss. */
-export const readyTool = tool(async () => 'Noted. The discussion ends here.', {
-  name: READY_TOOL,
-  description: 'Call when the discussion has produced everything the structured result needs.',
-  schema: z.object({}),
-});
 
 function add(cost: Partial<Record<PhaseName, PhaseCost>>, phase: PhaseName, calls: number, usage: TokenUsage | undefined): void {
   const before = cost[phase] ?? { calls: 0 };
@@ -95,16 +87,17 @@ async function wrapped<T>(model: PhaseModel, signal: AbortSignal, work: () => Pr
 /** What the phases read of a stage request (a single-shot request or a conversation's start). */
 export type PhaseRequest = Pick<CodergenRequest, 'node' | 'prompt' | 'context' | 'signal' | 'stage' | 'report'>;
 
-/** Reports a phase's calls as that phase's (each `llm.response` event names it). */
-function reporterFor(request: PhaseRequest, phase: PhaseName): LlmReporter {
-  return { ...request.report, response: (call) => request.report.response({ ...call, phase }) };
+/** Reports a phase's calls and streamed text as that phase's (each `llm.delta` and `llm.response` event names it). */
+export function reporterFor(request: Pick<PhaseRequest, 'report'>, phase: PhaseName): LlmReporter {
+  return { ...request.report, delta: (text) => request.report.delta(text, phase), response: (call) => request.report.response({ ...call, phase }) };
 }
 
 /**
- * Runs a phased LLM stage in direct mode: Discuss (the task, the research
- * tools and `ready_to_summarize`, at most `max_discuss_turns` calls), then
- * {@link finishPhases}. Each finished phase is node progress, so a resumed
- * node goes on where it stopped.
+ * Runs a phased LLM stage in direct mode: Discuss (the task, the read-only
+ * tools and `ready_to_summarize`; at most `max_discuss_turns` turns, each
+ * ending on a reply without a tool call, the next one started by
+ * {@link DIRECT_MODE_CONTINUE}), then {@link finishPhases}. Each finished
+ * phase is node progress, so a resumed node goes on where it stopped.
  */
 export async function runPhasedStage(request: CodergenRequest, options: PhasedStageOptions): Promise<Outcome> {
   const { node, signal } = request;
@@ -116,29 +109,24 @@ export async function runPhasedStage(request: CodergenRequest, options: PhasedSt
     if (progress.discuss) discussion = mapStoredMessagesToChatMessages(progress.discuss);
     else {
       const model = options.model(phaseNode(node, 'discuss'));
-      const tools = [...(options.tools ?? []), readyTool];
-      const bound = (typeof model.model.bindTools === 'function' ? model.model.bindTools(tools) : model.model) as ChatRunnable;
       discussion = [new SystemMessage(DIRECT_MODE_INSTRUCTIONS), ...options.start, new HumanMessage(`${request.prompt}\n\n${DIRECT_MODE_REMINDER}`)];
-      const result = await wrapped(model, signal, () =>
-        runAgentLoop(discussion, {
-          nodeId: node.id,
-          model: bound,
-          modelName: model.name,
-          price: model.price,
-          tools: new Map(tools.map((t) => [t.name, t])),
-          maxTurns: spec.discussTurns,
-          ...(options.guard ? { guard: options.guard } : {}),
-          stageDir: request.stageDir,
-          signal,
-          report: reporterFor(request, 'discuss'),
-          stopOn: READY_TOOL,
-        }).catch((error: unknown) => {
-          // Out of turns still calling tools: the discussion ends there; Summarize reads what it has.
-          if (isOrchestraError(error, 'ORCH_AGENT_TURNS')) return { calls: spec.discussTurns, text: '' };
-          throw error;
-        }),
-      );
-      add(progress.cost, 'discuss', result.calls, 'usage' in result ? result.usage : undefined);
+      for (let turn = 1; ; turn++) {
+        const result = await wrapped(model, signal, () =>
+          runDiscussTurn(discussion, {
+            nodeId: node.id,
+            model,
+            tools: options.tools,
+            maxToolRounds: spec.maxToolRounds,
+            guard: options.guard,
+            stageDir: request.stageDir,
+            signal,
+            report: reporterFor(request, 'discuss'),
+          }),
+        );
+        add(progress.cost, 'discuss', result.calls, result.usage);
+        if (result.stopped || turn >= spec.discussTurns) break;
+        discussion.push(new HumanMessage(DIRECT_MODE_CONTINUE));
+      }
       progress.discuss = mapChatMessagesToStoredMessages(discussion);
       await save();
     }
@@ -234,7 +222,8 @@ export async function finishPhases(request: PhaseRequest, options: FinishPhasesO
 /**
  * The discussion as Summarize may send it: an assistant message's tool
  * calls each need a result before the next message, so calls left without
- * one (the loop ran out of turns) get a short one.
+ * one get a short one (a Discuss turn now always answers its calls; a
+ * discussion saved by an earlier version may end on calls it never ran).
  */
 function closeOpenCalls(messages: readonly BaseMessage[]): BaseMessage[] {
   const out = [...messages];

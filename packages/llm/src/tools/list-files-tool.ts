@@ -63,5 +63,7 @@ export function listFilesTool(workspace: Workspace): StructuredToolInterface {
       `root, ready for the other tools. With recursive, everything below is listed too (not inside .git or node_modules); at most ${MAX_LIST_ENTRIES} entries. ` +
       'Symbolic links are shown but not followed.',
     schema,
+    // Changes nothing: a phased node's Discuss may offer it (see isReadOnlyTool).
+    metadata: { readOnly: true },
   });
 }

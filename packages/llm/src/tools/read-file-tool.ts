@@ -80,5 +80,7 @@ export function readFileTool(workspace: Workspace): StructuredToolInterface {
       'Read a text file in the workspace. Returns its text as it is (no line numbers). For large files pass offset (first line, from 1) ' +
       'and limit (number of lines); at most about 100 KB is returned per call, and a note at the end says how to continue. Binary files are refused.',
     schema,
+    // Changes nothing: a phased node's Discuss may offer it (see isReadOnlyTool).
+    metadata: { readOnly: true },
   });
 }

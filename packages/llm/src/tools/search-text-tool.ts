@@ -117,5 +117,7 @@ export function searchTextTool(workspace: Workspace): StructuredToolInterface {
       `Returns "path:line: text" lines, at most ${MAX_SEARCH_MATCHES}. Binary files, symbolic links, .git and node_modules are skipped. ` +
       'Narrow it with path (a directory or file) and glob ("*.ts").',
     schema,
+    // Changes nothing: a phased node's Discuss may offer it (see isReadOnlyTool).
+    metadata: { readOnly: true },
   });
 }
