@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { hasLlmStages } from '@orchestra/core/loader';
 export { hasLlmStages };
 import type { LoadedConfig, ModelFlags } from '@orchestra/llm/config';
-import type { CodergenBackend } from '@orchestra/core';
+import type { Cassette, CodergenBackend } from '@orchestra/core';
 
 function search(pipelineFile: string | undefined) {
   return { ...(pipelineFile ? { pipelineFile } : {}), cwd: process.cwd(), home: homedir(), env: process.env };
@@ -32,7 +32,7 @@ export async function loadRunConfig(pipelineFile: string | undefined): Promise<L
  * when a run needs it): stages resolve their model from the node, the
  * stylesheet, the flags and the configuration.
  */
-export async function modelBackend(config: LoadedConfig, flags: ModelFlags): Promise<CodergenBackend> {
+export async function modelBackend(config: LoadedConfig, flags: ModelFlags, cassette?: Cassette): Promise<CodergenBackend> {
   const { createModelBackend } = await import('@orchestra/llm');
-  return createModelBackend({ config, env: process.env, flags });
+  return createModelBackend({ config, env: process.env, flags, ...(cassette ? { cassette } : {}) });
 }

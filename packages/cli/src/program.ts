@@ -89,6 +89,9 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('-i, --interactive', 'phased LLM stages without agent.mode discuss with you (default when stdin and stdout are terminals)')
     .option('-I, --no-interactive', 'phased LLM stages without agent.mode discuss on their own')
     .option('--otel', 'send OpenTelemetry traces of the run over OTLP/HTTP ($OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318); on whenever that variable is set')
+    .option('--record <file>', 'record every model request and reply, human answer, tool node result and agent tool call to this cassette (API keys removed)')
+    .option('--replay <file>', 'answer the run from this cassette: no network, no person, no tool runs (recorded from this pipeline with --record)')
+    .option('--replay-mode <mode>', 'strict (default): stop at the first request the cassette does not hold; lenient: answer it with the stage\'s next recorded reply and warn')
     .action(async (file: string, options: RunCommandFlags & { set: string[] }) => {
       exitCode = await (await commandModules.run()).runCommand(file, { ...options, ...terminal() }, io);
     });

@@ -28,6 +28,7 @@ import { createRunRenderer, type RenderMode } from './render/run-renderer.js';
 import { phasedModeOf, type RunFlags } from './run-flags.js';
 import { shellCommand } from './shell-quote.js';
 import { startCliTracing } from './tracing/cli-tracing.js';
+import type { CliCassette } from './cassette-run.js';
 
 /**
  * What `orchestra run` and `orchestra resume` share: the backend and
@@ -84,6 +85,8 @@ export async function interviewerFor(flags: RunFlags, answered: number, defaults
 export interface Setup {
   defaults: AskingDefaults;
   backend?: CodergenBackend;
+  /** The cassette `--record` or `--replay` names: it answers (or records) the run's model calls, questions and tools. */
+  cassette?: CliCassette;
 }
 
 /**
@@ -92,7 +95,12 @@ export interface Setup {
  * backend (LangChain is loaded only then). A bad flag or configuration is an
  * error message (exit 2).
  */
-export async function setUp(graph: Graph, pipelineFile: string | undefined, flags: RunFlags, callsModels = false): Promise<Setup | string> {
+export async function setUp(graph: Graph, pipelineFile: string | undefined, flags: RunFlags, callsModels = false, cassette?: CliCassette): Promise<Setup | string> {
+  const setup = await setUpBackend(graph, pipelineFile, flags, callsModels, cassette);
+  return typeof setup === 'string' || !cassette ? setup : { ...setup, cassette };
+}
+
+async function setUpBackend(graph: Graph, pipelineFile: string | undefined, flags: RunFlags, callsModels: boolean, cassette: CliCassette | undefined): Promise<Setup | string> {
   const models = modelFlags(flags);
   if (typeof models === 'string') return models;
   if (flags.simulate && Object.keys(models).length > 0) return 'use --model, --base-url and --backend without --simulate (a simulated run calls no model)';
@@ -109,7 +117,7 @@ export async function setUp(graph: Graph, pipelineFile: string | undefined, flag
   const defaults = interviewerSettings(config);
   // Simulated: conferences and recipe steps play the configured roles (their tiers and contracts).
   if (!needsModels) return { defaults, ...(flags.simulate ? { backend: simulationWithRoles(config) } : {}) };
-  return { defaults, backend: await modelBackend(config, models) };
+  return { defaults, backend: await modelBackend(config, models, cassette?.cassette) };
 }
 
 /**
@@ -142,11 +150,14 @@ export async function execute(
   /** How printed commands name the run (default its directory, `logsRoot`): a store's runs by id. */
   naming: { runRef?: (id: string) => string; storeArgs?: readonly string[]; queuedOnAnswer?: boolean } = {},
 ): Promise<number> {
-  const asking = await interviewerFor(flags, answered, setup.defaults, io);
+  const { cassette } = setup;
+  // A replay's questions are answered by its cassette: nobody is asked.
+  const asking = cassette?.cassette.mode === 'replay' ? { questions: cassette.interviewer('park'), close: () => {} } : await interviewerFor(flags, answered, setup.defaults, io);
   if (typeof asking === 'string') {
     io.stderr(`orchestra: ${escapeControl(asking)}\n`);
     return ExitCode.usage;
   }
+  const questions = cassette && cassette.cassette.mode === 'record' ? cassette.interviewer(asking.questions) : asking.questions;
   // Traces only when asked for (--otel, an OTLP endpoint variable): otherwise nothing of OpenTelemetry is loaded.
   const tracing = await startCliTracing(flags.otel, io);
   const traced = tracing?.observe();
@@ -176,9 +187,12 @@ export async function execute(
           traced.onEvent(event);
         }
       : renderer.onEvent;
-    const run = await launch({ questions: asking.questions, onEvent, ...(traced ? { onChildEvent: traced.onChildEvent } : {}), signal: interrupt.signal, phasedMode: phasedModeOf(flags) });
+    const signal = cassette ? cassette.signal(interrupt.signal) : interrupt.signal;
+    const run = await launch({ questions, onEvent, ...(traced ? { onChildEvent: traced.onChildEvent } : {}), signal, phasedMode: phasedModeOf(flags) });
     const result = await run.done;
     renderer.summary(result);
+    const verdict = await cassette?.finish(io, result);
+    if (verdict !== undefined) return verdict;
     const ref = naming.runRef ? naming.runRef(run.id) : result.logsRoot;
     if (result.status === 'parked') {
       // The console parks the run when its input ends: then say how to run unattended too.
@@ -191,6 +205,7 @@ export async function execute(
     return exitCodeOf(result);
   } catch (error) {
     renderer.stop();
+    await cassette?.finish(io, undefined);
     if (error instanceof ValidationError) {
       for (const d of sortDiagnostics(error.diagnostics)) io.stderr(`${formatDiagnostic(d, d.location?.file ?? '<pipeline>')}\n`);
       return ExitCode.failed;

@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { RunSupervisor } from '@orchestra/core';
 import { defaultLogsRoot } from '@orchestra/core/store';
 import { escapeControl, sortDiagnostics, type Diagnostic, type Graph } from '@orchestra/core/loader';
+import { cassetteFlagsProblem, openCliCassette, type CassetteFlags } from '../cassette-run.js';
 import { cliRun, cliRuns } from '../cli-runs.js';
 import { readContextFile } from '../context-file.js';
 import { ExitCode } from '../exit-codes.js';
@@ -20,7 +21,7 @@ export type { RunExtension } from '../run-extension.js';
 export type { RunFlags } from '../run-flags.js';
 
 /** Flags of `run` only. */
-export interface RunCommandFlags extends RunFlags {
+export interface RunCommandFlags extends RunFlags, CassetteFlags {
   logsDir?: string;
   /** `--store DIR|postgres://…` (else `$ORCHESTRA_STORE`): where the run is kept, instead of a run directory. */
   store?: string;
@@ -84,13 +85,28 @@ export interface LoadedRun {
 /** Starts a loaded pipeline as `orchestra run` does (warnings printed, the backend set up, Ctrl-C handled), with what `extension` adds. */
 export async function runLoaded(run: LoadedRun, flags: RunCommandFlags, io: CliIO, extension?: RunExtension): Promise<number> {
   const { graph, file } = run;
+  const cassetteProblem = cassetteFlagsProblem(flags);
+  if (cassetteProblem) {
+    io.stderr(`orchestra: ${escapeControl(cassetteProblem)}\n`);
+    return ExitCode.usage;
+  }
   if (!flags.quiet && !flags.json) for (const d of sortDiagnostics(run.diagnostics)) io.stderr(`${formatDiagnostic(d, file)}\n`);
-  const setup = await setUp(graph, run.sourceFile, flags, extension?.callsModels ?? false);
+  // A replay's cassette is checked against the pipeline before anything runs.
+  const cassette = await openCliCassette(flags, { source: run.source, pipeline: graph.name, sourceFile: run.sourceFile }, io);
+  if (typeof cassette === 'string') {
+    io.stderr(`orchestra: ${escapeControl(cassette)}\n`);
+    return ExitCode.usage;
+  }
+  const setup = await setUp(graph, run.sourceFile, cassette ? cassette.flags(flags) : flags, extension?.callsModels ?? false, cassette);
   if (typeof setup === 'string') {
+    await cassette?.discard();
     io.stderr(`orchestra: ${escapeControl(setup)}\n`);
     return ExitCode.usage;
   }
-  const runSetup = async () => ({ ...(setup.backend ? { backend: setup.backend } : {}), ...(extension ? { handlers: await extension.handlers(setup.backend) } : {}) });
+  const runSetup = async () => {
+    const handlers = { ...(extension ? await extension.handlers(setup.backend) : {}), ...cassette?.handlers() };
+    return { ...(setup.backend ? { backend: setup.backend } : {}), ...(Object.keys(handlers).length > 0 ? { handlers } : {}) };
+  };
   const types = extension ? { handlerTypes: extension.handlerTypes } : {};
   const request = {
     source: run.source,
