@@ -3,6 +3,7 @@ import { AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import type { Runnable } from '@langchain/core/runnables';
 import type { LlmReporter, TokenUsage } from '@orchestra/core';
 import type { ModelPrice } from '../config/prices.js';
+import { modelProvider } from './model-provider.js';
 
 /** A chat model, possibly with tools bound (what `bindTools` returns). */
 export type ChatRunnable = BaseChatModel | Runnable<BaseMessage[], AIMessageChunk>;
@@ -34,7 +35,8 @@ function modelNameOf(chunk: AIMessageChunk, fallback: string): string {
 /**
  * Calls a chat model once, streaming: every text piece goes to
  * `report.delta` as it arrives, and when the reply is complete
- * `report.response` gets the model's name, the duration and the token usage.
+ * `report.response` gets the model's name, the API it went through (when
+ * recorded with `setModelProvider`), the duration and the token usage.
  * Resolves with the whole reply (text and tool calls merged from the chunks).
  */
 export async function callModel(
@@ -54,6 +56,7 @@ export async function callModel(
   const durationMs = performance.now() - started;
   const usage = usageOf(message, options.price);
   const model_ = modelNameOf(message, options.modelName);
-  options.report.response({ model: model_, durationMs, ...(usage ? { usage } : {}) });
+  const provider = modelProvider(model, message.response_metadata as Record<string, unknown> | undefined);
+  options.report.response({ model: model_, ...(provider ? { provider } : {}), durationMs, ...(usage ? { usage } : {}) });
   return { message, model: model_, durationMs, ...(usage ? { usage } : {}) };
 }

@@ -21,6 +21,7 @@ import { toLangChainMessages } from '../messages/conversation-messages.js';
 import type { ToolCallGuard } from '../tools/tool-call-guard.js';
 import { runAgentLoop } from './agent-loop.js';
 import type { ChatRunnable } from './call-model.js';
+import { setModelProvider } from './model-provider.js';
 import type { ModelPrice } from '../config/prices.js';
 
 /** The model a stage talks to. */
@@ -32,6 +33,8 @@ export interface StageModel {
   wrapError?: (error: unknown) => unknown;
   /** What its tokens cost (`orchestra.yaml` `prices`), when known: calls' usage then carries their cost. */
   price?: ModelPrice | undefined;
+  /** The API it speaks (`openai`, `anthropic`, `gemini`, `ollama`), when known: its calls' `llm.response` events name it (and traces, as `gen_ai.provider.name`). */
+  provider?: string;
 }
 
 /** An agent stage's tools. */
@@ -70,8 +73,15 @@ interface Prepared {
   start: SessionStart;
 }
 
+/** The stage's model, its provider recorded on it (for `callModel`, wherever it is called from). */
+function stageModelOf(options: Pick<LangChainBackendOptions, 'model'>, node: GraphNode): StageModel {
+  const stage = options.model(node);
+  if (stage.provider) setModelProvider(stage.model, stage.provider);
+  return stage;
+}
+
 function prepare(options: LangChainBackendOptions, sessions: ThreadSessions, request: CodergenRequest | ConversationStart): Prepared {
-  const stage = options.model(request.node);
+  const stage = stageModelOf(options, request.node);
   const kit = options.tools?.(request);
   const bound = kit && kit.tools.length > 0 ? bindTools(stage.model, kit.tools) : stage.model;
   const start = startSession(request, sessions, options.system ?? DEFAULT_SYSTEM_PROMPT);

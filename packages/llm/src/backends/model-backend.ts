@@ -26,6 +26,7 @@ import { conferenceRoles, configuredTemplates } from '../config/conference-roles
 import { priceOf } from '../config/prices.js';
 import { apiKeyVariables } from '../config/api-key-variables.js';
 import { CassetteChatModel } from '../cassette/cassette-chat-model.js';
+import { setModelProvider } from './model-provider.js';
 import { cassetteTools } from '../cassette/cassette-tools.js';
 import { conversationInRun, inRun } from '../cassette/run-scope.js';
 
@@ -129,10 +130,14 @@ export function createModelBackend(options: ModelBackendOptions): ModelBackend {
       // Replaying makes no client at all: nothing can reach a provider.
       const inner = cassette.mode === 'record' ? client(r) : undefined;
       const name = r.model ?? inner?.getName() ?? 'model';
-      return { model: new CassetteChatModel(cassette, inner, { stage: node.id, model: name, provider: r.provider.name }), name, wrapError, price };
+      const model = new CassetteChatModel(cassette, inner, { stage: node.id, model: name, provider: r.provider.name });
+      setModelProvider(model, r.provider.kind);
+      return { model, name, wrapError, price, provider: r.provider.kind };
     }
     const model = client(r);
-    return { model, name: r.model ?? model.getName(), wrapError, price };
+    // Every call of it reports the API (llm.response's provider), whoever makes it: stages, phases, conferences.
+    setModelProvider(model, r.provider.kind);
+    return { model, name: r.model ?? model.getName(), wrapError, price, provider: r.provider.kind };
   };
 
   const withCassette = (nodeId: string, tools: readonly StructuredToolInterface[]) => (cassette ? cassetteTools(cassette, nodeId, tools) : [...tools]);
@@ -218,7 +223,9 @@ export function createModelBackend(options: ModelBackendOptions): ModelBackend {
     run: (request) => (resolve(request.node).backend === 'cli' ? cli.run(request) : inRun(request.run.id, () => langchain.run(request))),
     startConversation: (request) => {
       if (resolve(request.node).backend === 'cli') return cli.startConversation(request);
-      return cassette ? conversationInRun(request.run.id, langchain.startConversation(request)) : langchain.startConversation(request);
+      if (!cassette) return langchain.startConversation(request);
+      const started = inRun(request.run.id, () => langchain.startConversation(request));
+      return started instanceof Promise ? started.then((c) => conversationInRun(request.run.id, c)) : conversationInRun(request.run.id, started);
     },
   };
 }
