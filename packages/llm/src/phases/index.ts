@@ -17,3 +17,5 @@ export { toolRoundsNote } from './discuss-turn.js';
 export { DIRECT_MODE_CONTINUE, DIRECT_MODE_INSTRUCTIONS, DIRECT_MODE_REMINDER, PHASE_FILES, SERIALIZE_SYSTEM, SUMMARIZE_INSTRUCTION, finishPhases, runPhasedStage, type FinishPhasesOptions, type PhaseModel, type PhaseRequest, type PhasedStageOptions } from './phased-stage.js';
 export { INTERACTIVE_MODE_INSTRUCTIONS, INTERACTIVE_MODE_REMINDER, PhasedConversation, type PhasedConversationOptions } from './phased-conversation.js';
 export { DEFAULT_VALIDATION_RETRIES, SerializeError, finalizationToolName, serializeArtifact, type SerializeAttempt, type SerializeErrorCode, type SerializeOptions, type SerializeResult } from './serialize.js';
+export { issuesBySection, sectionSchema, sectionToolName } from './artifact-sections.js';
+export { serializeSections, type SectionCall, type SectionsProgress, type SerializeSectionsOptions } from './serialize-sections.js';

@@ -10,6 +10,7 @@ import { READY_TOOL } from './discuss-tools.js';
 import { runDiscussTurn } from './discuss-turn.js';
 import { phaseNode, type PhaseName, type PhaseSpec } from './phase-spec.js';
 import { serializeArtifact, type SerializeAttempt } from './serialize.js';
+import { serializeSections, type SectionsProgress } from './serialize-sections.js';
 import type { ModelPrice } from '../config/prices.js';
 
 /** Files a phased node leaves in its stage. */
@@ -60,6 +61,8 @@ interface PhaseProgress {
   discuss?: StoredMessage[];
   summary?: string;
   attempts?: { args: JsonValue; feedback: JsonValue }[];
+  /** Serialize in sections (`output.sections`): its own progress. */
+  sections?: SectionsProgress;
   cost: Partial<Record<PhaseName, PhaseCost>>;
 }
 
@@ -176,7 +179,8 @@ export async function finishPhases(request: PhaseRequest, options: FinishPhasesO
 
   // Serialize, replaying the attempts a resumed node already made.
   const model = options.model(phaseNode(node, 'serialize'));
-  const messages: BaseMessage[] = [new SystemMessage(SERIALIZE_SYSTEM), new HumanMessage(`The task:\n${request.prompt}\n\nThe brief:\n${progress.summary}\n\nCall ${spec.toolName} with the result.`)];
+  const task = `The task:\n${request.prompt}\n\nThe brief:\n${progress.summary}`;
+  const messages: BaseMessage[] = [new SystemMessage(SERIALIZE_SYSTEM), new HumanMessage(`${task}\n\nCall ${spec.toolName} with the result.`)];
   const done = progress.attempts ?? [];
   done.forEach((a, i) => {
     const id = `${spec.toolName}_${i + 1}`;
@@ -184,8 +188,31 @@ export async function finishPhases(request: PhaseRequest, options: FinishPhasesO
   });
   const remaining = spec.validationRetries - done.length;
   if (remaining < 0) throw Object.assign(new Error(`${node.id}: the output was still invalid after ${done.length} calls of ${spec.toolName} (validation_retries=${spec.validationRetries})`), { retryable: false });
+  // output.sections: section by section, and only the sections at fault again (serialize-sections.ts).
+  const inSections = (sections: readonly string[]) =>
+    serializeSections({
+      nodeId: node.id,
+      model: model.model,
+      modelName: model.name,
+      price: model.price,
+      system: SERIALIZE_SYSTEM,
+      task,
+      sections,
+      rules: spec.rules,
+      context: request.context.snapshot(),
+      toolName: spec.toolName,
+      validationRetries: spec.validationRetries,
+      signal,
+      report: reporterFor(request, 'serialize'),
+      ...(progress.sections ? { progress: progress.sections } : {}),
+      onAttempt: () => add(progress.cost, 'serialize', 1, undefined),
+      onProgress: async (saved) => {
+        progress.sections = saved;
+        await save();
+      },
+    });
   const result = await wrapped(model, signal, () =>
-    serializeArtifact({
+    spec.sections ? inSections(spec.sections) : serializeArtifact({
       nodeId: node.id,
       model: model.model,
       modelName: model.name,
@@ -208,13 +235,14 @@ export async function finishPhases(request: PhaseRequest, options: FinishPhasesO
   );
   if (result.usage) add(progress.cost, 'serialize', 0, result.usage);
   const artifact = result.artifact as JsonValue;
+  const calls = spec.sections ? result.attempts : done.length + 1;
   await stage.write(PHASE_FILES.output, `${JSON.stringify(artifact, null, 2)}\n`);
-  await stage.write(PHASE_FILES.phases, `${JSON.stringify({ mode: options.mode, attempts: done.length + 1, cost: progress.cost }, null, 2)}\n`);
+  await stage.write(PHASE_FILES.phases, `${JSON.stringify({ mode: options.mode, attempts: calls, cost: progress.cost }, null, 2)}\n`);
   const costs = (['discuss', 'summarize', 'serialize'] as const).map((p) => `${p} ${progress.cost[p]?.calls ?? 0}`).join(', ');
   return {
     status: 'success',
     phases: progress.cost,
-    notes: `${node.id}: artifact accepted on call ${done.length + 1} of ${spec.toolName} (model calls: ${costs})`,
+    notes: `${node.id}: artifact accepted on call ${calls} of ${spec.sections ? `the section tools of ${spec.toolName}` : spec.toolName} (model calls: ${costs})`,
     contextUpdates: { [spec.key]: artifact, last_stage: node.id, last_response: (progress.summary ?? '').slice(0, 200) },
   };
 }

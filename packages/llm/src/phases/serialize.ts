@@ -6,7 +6,7 @@ import { addUsage } from '@orchestra/core/store';
 import type { LlmErrorCode } from '../errors/llm-error-codes.js';
 import { callModel, type ChatRunnable } from '../backends/call-model.js';
 import type { ArtifactIssues } from './schema-issues.js';
-import { validateArtifact, type ArtifactRules } from './validate-artifact.js';
+import { validateArtifact, type ArtifactRules, type ArtifactVerdict } from './validate-artifact.js';
 import { issueCount, toolErrorFeedback, validationFeedback, type ValidationFeedback } from './validation-feedback.js';
 import type { ModelPrice } from '../config/prices.js';
 
@@ -88,7 +88,8 @@ export interface SerializeResult {
   usage?: TokenUsage;
 }
 
-function summaryOf(issues: ArtifactIssues, limit = 3): string {
+/** The first findings in one line, for an error message: `field: problem (requirement); …; and N more`. */
+export function issueSummary(issues: ArtifactIssues, limit = 3): string {
   const lines = [
     ...issues.invalid.map((i) => `${i.field}: ${i.problem} (${i.requirement})`),
     ...issues.missing.map((m) => `${m.field}: missing (${m.requirement})`),
@@ -96,6 +97,13 @@ function summaryOf(issues: ArtifactIssues, limit = 3): string {
   ];
   const shown = lines.slice(0, limit).join('; ');
   return lines.length > limit ? `${shown}; and ${lines.length - limit} more` : shown;
+}
+
+/** The error that ends Serialize on a fatal verdict: a check that could not run, or a fatal finding. */
+export function fatalVerdictError(nodeId: string, verdict: Extract<ArtifactVerdict, { fatal: true }>): SerializeError {
+  if (verdict.errors.length > 0) return new SerializeError('ORCH_ARTIFACT_CHECK', `${nodeId}: a check of the output cannot run: ${verdict.errors.join('; ')}`);
+  const n = issueCount(verdict.issues);
+  return new SerializeError('ORCH_ARTIFACT_FATAL', `${nodeId}: the output failed a fatal check (${n} issue${n === 1 ? '' : 's'}): ${issueSummary(verdict.issues)}`, verdict.issues);
 }
 
 /**
@@ -145,8 +153,7 @@ export async function serializeArtifact(options: SerializeOptions): Promise<Seri
       feedback = validationFeedback(verdict.issues, toolName);
       if (verdict.fatal) {
         await options.onAttempt?.({ attempt, args, outcome: feedback });
-        if (verdict.errors.length > 0) throw new SerializeError('ORCH_ARTIFACT_CHECK', `${nodeId}: a check of the output cannot run: ${verdict.errors.join('; ')}`);
-        throw new SerializeError('ORCH_ARTIFACT_FATAL', `${nodeId}: the output failed a fatal check (${issueCount(verdict.issues)} issue${issueCount(verdict.issues) === 1 ? '' : 's'}): ${summaryOf(verdict.issues)}`, verdict.issues);
+        throw fatalVerdictError(nodeId, verdict);
       }
     } else {
       const bad = broken[0]!;
@@ -158,7 +165,7 @@ export async function serializeArtifact(options: SerializeOptions): Promise<Seri
     if (attempt > retries) {
       throw new SerializeError(
         'ORCH_ARTIFACT_INVALID',
-        `${nodeId}: the output was still invalid after ${attempt} calls of ${toolName} (validation_retries=${retries}): ${summaryOf(feedback.issues)}`,
+        `${nodeId}: the output was still invalid after ${attempt} calls of ${toolName} (validation_retries=${retries}): ${issueSummary(feedback.issues)}`,
         feedback.issues,
       );
     }
