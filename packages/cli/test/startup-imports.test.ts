@@ -2,6 +2,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { startOtlpReceiver } from '@orchestra/testing';
 import { ROOT, modelFreeEnv, runOrchestra, tempDir } from './cli-helpers.js';
 
 /**
@@ -62,6 +63,9 @@ function packageOf(source: string): string {
 /** What `validate` and `run --simulate` must not load: the LLM layer, the server, Graphviz, the MCP SDK. */
 const HEAVY = ['@langchain/core', '@langchain/openai', 'openai', 'hono', '@hono/node-server', '@viz-js/viz', '@modelcontextprotocol/sdk', 'packages/llm/src', 'packages/server/src', 'packages/chat/src'];
 
+/** What only a command sending traces loads. */
+const OTEL = ['@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-trace', '@opentelemetry/core', '@opentelemetry/resources', '@opentelemetry/exporter-trace-otlp-proto', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/otlp-exporter-base', '@opentelemetry/otlp-transformer', 'packages/core/src/tracing'];
+
 function heavyIn(r: Loaded): string[] {
   return [...new Set(r.sources.map(packageOf))].filter((p) => HEAVY.includes(p));
 }
@@ -112,6 +116,37 @@ describe('start-up: what each command loads', () => {
     const r = await loadsOf(['run', 'fixtures/plan-implement-review.dot', '--model', 'm', '--quiet', '--logs-dir', join(tempDir(), 'run')]);
     expect(r.code).toBe(2);
     expect(heavyIn(r)).toContain('@langchain/openai');
+  });
+
+  it('a run without tracing loads nothing of OpenTelemetry: not the SDK, the exporters, the API or the tracing consumer', async () => {
+    const r = await loadsOf(['run', 'fixtures/parallel.dot', '--simulate', '--quiet', '--logs-dir', join(tempDir(), 'run')]);
+    expect(r.code).toBe(0);
+    expect(r.sources.map(packageOf)).toContain('packages/core/src/engine');
+    expect([...new Set(r.sources.map(packageOf))].filter((p) => OTEL.includes(p))).toEqual([]);
+    expect(r.sources).not.toContain('packages/cli/src/tracing/otel-sdk.ts');
+  });
+
+  it('a run with an OTLP endpoint loads the SDK and the protobuf exporter (the JSON one with http/json) from the bundle, and its spans arrive', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const r = await loadsOf(['run', 'fixtures/simple.dot', '--simulate', '--quiet', '--logs-dir', join(tempDir(), 'run')], { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+      expect(r.code).toBe(0);
+      expect(r.files, 'the launcher ran the sources, not the bundle: rebuild (node scripts/build.mjs)').toContain('packages/cli/dist/cli.cjs');
+      const loaded = new Set(r.sources.map(packageOf));
+      for (const p of ['@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-proto', 'packages/core/src/tracing']) expect(loaded.has(p), p).toBe(true);
+      expect(loaded.has('@opentelemetry/exporter-trace-otlp-http')).toBe(false); // JSON's exporter: only for http/json
+      expect(r.sources).toContain('packages/cli/src/tracing/otel-sdk.ts');
+      expect(receiver.requests.map((q) => q.contentType)).toContain('application/x-protobuf');
+      expect(receiver.spans().map((s) => s.name)).toContain('run Simple');
+      // And OTLP/JSON, from its own exporter.
+      const json = await loadsOf(['run', 'fixtures/simple.dot', '--simulate', '--quiet', '--logs-dir', join(tempDir(), 'run')], { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
+      expect(json.code).toBe(0);
+      expect(new Set(json.sources.map(packageOf)).has('@opentelemetry/exporter-trace-otlp-http')).toBe(true);
+      expect(receiver.requests.map((q) => q.contentType)).toContain('application/json');
+      expect(receiver.spans().filter((s) => s.name === 'run Simple')).toHaveLength(2);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('render loads Graphviz (the check can see it) and nothing of the LLM layer or the MCP SDK', async () => {

@@ -52,12 +52,17 @@ async function exporterFor(settings: TracingSettings): Promise<SpanExporter> {
     ...(settings.url ? { url: settings.url } : {}),
     timeoutMillis: settings.flushTimeoutMs,
   };
-  if (settings.protocol === 'http/json') {
-    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
-    return new OTLPTraceExporter(config);
-  }
-  const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-proto');
+  const { OTLPTraceExporter } = commonJs(settings.protocol === 'http/json' ? await import('@opentelemetry/exporter-trace-otlp-http') : await import('@opentelemetry/exporter-trace-otlp-proto'));
   return new OTLPTraceExporter(config);
+}
+
+/**
+ * A CommonJS package's exports, imported with `import()`: node gives them
+ * by name, but in the CLI's bundle (esbuild splits the package into a
+ * chunk of its own) they are only under `default`.
+ */
+function commonJs<T extends object>(module: T): T {
+  return 'OTLPTraceExporter' in module ? module : ((module as { default?: T }).default ?? module);
 }
 
 /** Sets up the SDK: a tracer provider of its own (not the global one) with a batching processor over the OTLP exporter. */
