@@ -20,7 +20,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['engine'],
   ['human'],
   ['handlers'],
-  ['run'],
+  ['run', 'cassette'],
   ['runner'],
   ['supervisor'],
   ['index.ts', 'store.ts', 'handlers.ts', 'human.ts'],
