@@ -227,6 +227,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--model <name>', 'model (or orchestra.yaml alias) for the LLM stages of runs that name none')
     .option('--base-url <url>', 'OpenAI-compatible endpoint for the runs')
     .option('--backend <kind>', 'LLM stage backend for the runs: chat, agent or cli')
+    .option('--otel', 'send OpenTelemetry traces of the runs it drives over OTLP/HTTP ($OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318); on whenever that variable is set')
     .action(async (options: import('./commands/serve.js').ServeFlags) => {
       exitCode = await (await commandModules.serve()).serveCommand(options, io);
     });
@@ -241,6 +242,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
     .option('--base-url <url>', 'OpenAI-compatible endpoint for the runs')
     .option('--backend <kind>', 'LLM stage backend for the runs: chat, agent or cli')
     .option('--lease <seconds>', 'how long a run stays with this worker unless renewed: another takes it over this long after the worker dies (default 30)')
+    .option('--otel', 'send OpenTelemetry traces of the runs it drives over OTLP/HTTP ($OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318); on whenever that variable is set')
     .action(async (options: import('./commands/worker.js').WorkerFlags) => {
       exitCode = await (await commandModules.worker()).workerCommand(options, io);
     });

@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reply, startOtlpReceiver, startScriptedOpenAIServer, toolCall, type OtlpReceiver, type ReceivedSpan, type ScriptedOpenAIServer } from '@orchestra/testing';
-import { modelFreeEnv, tempDir } from './cli-helpers.js';
+import { BIN, ROOT, modelFreeEnv, tempDir } from './cli-helpers.js';
 import { cliWith } from './in-process.js';
 
 /**
@@ -271,3 +272,47 @@ describe('how traces are sent', () => {
 });
 
 
+
+describe('orchestra serve --otel', () => {
+  it('traces each run the server drives, and sends the last spans when it stops', { timeout: 30_000 }, async () => {
+    // A process of its own: serve runs until a signal.
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--otel', '--runs-dir', join(tempDir(), 'runs')], {
+      cwd: ROOT,
+      env: modelFreeEnv({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.tracesUrl, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      for (let i = 0; i < 400 && !/serving (http:\/\/\S+) /.test(stdout); i++) await new Promise((r) => setTimeout(r, 25));
+      const url = /serving (http:\/\/\S+) /.exec(stdout)?.[1];
+      expect(url, stderr).toBeDefined();
+      const source = readFileSync(join(ROOT, 'fixtures', 'simple.dot'), 'utf8');
+      const ids: string[] = [];
+      for (let n = 0; n < 2; n++) {
+        const created = await fetch(`${url}/pipelines`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ source, simulate: true }) });
+        expect(created.status, await created.clone().text()).toBe(201);
+        ids.push(((await created.json()) as { id: string }).id);
+      }
+      for (const id of ids) {
+        let state = '';
+        for (let i = 0; i < 400 && state !== 'completed'; i++) {
+          state = ((await (await fetch(`${url}/pipelines/${id}`)).json()) as { state: string }).state;
+          if (state !== 'completed') await new Promise((r) => setTimeout(r, 25));
+        }
+        expect(state).toBe('completed');
+      }
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      const runs = named(receiver.spans(), 'run Simple');
+      expect(runs.map((s) => s.attributes['orchestra.run.id']).sort()).toEqual([...ids].sort());
+      expect(new Set(runs.map((s) => s.traceId)).size).toBe(2);
+      for (const run of runs) expect(childrenOf(receiver.spans(), run)).toEqual(['stage start', 'stage run_tests', 'stage report', 'stage exit']);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});

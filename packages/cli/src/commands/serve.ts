@@ -10,6 +10,7 @@ import { abortOnSignals } from '../interrupt.js';
 import { runBackendFactory } from '../run-backend-factory.js';
 import { modelFlags } from '../model-flags.js';
 import { isDatabaseSpec, openStore, storeSpec, type OpenedStore } from '../run-store.js';
+import { startCliTracing } from '../tracing/cli-tracing.js';
 
 /** Flags of `orchestra serve`. */
 export interface ServeFlags {
@@ -31,6 +32,8 @@ export interface ServeFlags {
   model?: string;
   baseUrl?: string;
   backend?: string;
+  /** `--otel`: trace the runs it drives (also on when an OTLP endpoint variable is set; docs/tracing.md). */
+  otel?: boolean;
 }
 
 /** The environment variable a token may come from instead of `--token` (keeps it out of the process list). */
@@ -145,9 +148,12 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
   // Models get no tools unless the server allows them: the chat backend, whatever orchestra.yaml prefers (a project's, with --project).
   const backendFor = runBackendFactory(models, flags.allowTools === true, project !== undefined ? join(project, 'project.dot') : undefined);
   const host = flags.host ?? '127.0.0.1';
+  // Traces of the runs it drives, only when asked for (--otel, an OTLP endpoint variable).
+  const tracing = await startCliTracing(flags.otel, io);
   let running: Awaited<ReturnType<typeof server.startServer>>;
   try {
     running = await server.startServer({
+      ...(tracing ? { observe: () => tracing.observe() } : {}),
       host,
       port: checked.port,
       ...(store ? { catalogue: store.catalogue, ...(store.dispatch ? { dispatch: store.dispatch } : {}) } : project !== undefined ? { project } : { runsDir }),
@@ -160,6 +166,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
       ...(webDir() ? { webDir: webDir() as string } : {}),
     });
   } catch (error) {
+    await tracing?.finish();
     const e = error as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE' || e.code === 'EADDRNOTAVAIL' || e.code === 'EACCES' || e.code === 'ENOTFOUND') {
       io.stderr(`orchestra: cannot listen on ${host}:${checked.port}: ${e.code === 'EADDRINUSE' ? 'the port is in use' : e.message}\n`);
@@ -185,6 +192,7 @@ export async function serveCommand(flags: ServeFlags, io: CliIO): Promise<number
       void running
         .close()
         .then(() => store?.close())
+        .then(() => tracing?.finish())
         .finally(() => {
           interrupt.dispose();
           resolveStop();

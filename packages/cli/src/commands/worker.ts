@@ -6,6 +6,7 @@ import { abortOnSignals } from '../interrupt.js';
 import { modelFlags } from '../model-flags.js';
 import { runBackendFactory } from '../run-backend-factory.js';
 import { isDatabaseSpec, storeSpec, STORE_ENV } from '../run-store.js';
+import { startCliTracing } from '../tracing/cli-tracing.js';
 
 /** Flags of `orchestra worker`. */
 export interface WorkerFlags {
@@ -17,6 +18,8 @@ export interface WorkerFlags {
   backend?: string;
   /** `--lease <seconds>`. */
   lease?: string;
+  /** `--otel`: trace the runs it drives (also on when an OTLP endpoint variable is set; docs/tracing.md). */
+  otel?: boolean;
 }
 
 function positive(text: string | undefined, flag: string, fallback: number, max: number): number | string {
@@ -61,7 +64,10 @@ export async function workerCommand(flags: WorkerFlags, io: CliIO): Promise<numb
     return ExitCode.usage;
   }
   const workdir = process.cwd();
+  // Traces of the runs it drives, only when asked for (--otel, an OTLP endpoint variable).
+  const tracing = await startCliTracing(flags.otel, io);
   const worker = new RunWorker({
+    ...(tracing ? { observe: () => tracing.observe() } : {}),
     catalogue,
     concurrency: concurrency as number,
     workdir,
@@ -74,6 +80,7 @@ export async function workerCommand(flags: WorkerFlags, io: CliIO): Promise<numb
   } catch (error) {
     await worker.stop(0).catch(() => {});
     await catalogue.close();
+    await tracing?.finish();
     if (isOrchestraError(error)) {
       io.stderr(`orchestra: ${escapeControl(error.message)}\n`);
       return ExitCode.usage;
@@ -90,6 +97,7 @@ export async function workerCommand(flags: WorkerFlags, io: CliIO): Promise<numb
       void worker
         .stop()
         .then(() => catalogue.close())
+        .then(() => tracing?.finish())
         .finally(() => {
           interrupt.dispose();
           resolveStop();

@@ -16,6 +16,7 @@ import {
   type RunReport,
   type RunSetupHook,
   type RunStanding,
+  type RunSupervisorOptions,
 } from '@orchestra/core';
 import type { Checkpoint } from '@orchestra/core/store';
 import { isRunId } from './run-directories.js';
@@ -47,6 +48,8 @@ export interface ServerRunsOptions {
   handlerTypes?: readonly string[];
   /** Wraps the server's run setup (which checks every run) to equip runs with more: handlers of their own node types. */
   equip?: (setup: RunSetupHook) => RunSetupHook;
+  /** Follows each run the server drives (`RunSupervisorOptions.observe`): `orchestra serve --otel` traces them. */
+  observe?: RunSupervisorOptions['observe'];
 }
 
 /** A run to start through the API: the DOT source and how to run it. */
@@ -92,6 +95,7 @@ export class ServerRuns {
       ...(options.workdir ? { workdir: options.workdir } : {}),
       ...(options.checkpointIntervalMs !== undefined ? { checkpointIntervalMs: options.checkpointIntervalMs } : {}),
       ...(options.dispatch ? { dispatch: options.dispatch } : {}),
+      ...(options.observe ? { observe: options.observe } : {}),
       questionsNotice: (pending) => ({ questions: pending.map((q) => questionJson({ ...q, source: 'live' })) }),
       self: 'this server',
     });

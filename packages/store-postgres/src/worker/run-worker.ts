@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { OrchestraError, RunLockedError, RunSupervisor, type RunResult, type RunSetupHook } from '@orchestra/core';
+import { OrchestraError, RunLockedError, RunSupervisor, type RunResult, type RunSetupHook, type RunSupervisorOptions } from '@orchestra/core';
 import { isConnectionError } from '../database/database-errors.js';
 import type { PostgresRunCatalogue } from '../store/pg-run-catalogue.js';
 import { DEFAULT_LEASE_MS } from '../store/pg-lease.js';
@@ -28,6 +28,8 @@ export interface RunWorkerOptions {
   checkpointIntervalMs?: number;
   /** Told what the worker does, one line at a time (default: nothing). */
   log?: (line: string) => void;
+  /** Follows each run the worker drives (`RunSupervisorOptions.observe`): `orchestra worker --otel` traces them. */
+  observe?: RunSupervisorOptions['observe'];
 }
 
 /** How many ended runs a worker remembers ({@link RunWorker.ended}): a worker lives long. */
@@ -74,6 +76,7 @@ export class RunWorker {
       workdir: options.workdir ?? process.cwd(),
       ...(options.checkpointIntervalMs !== undefined ? { checkpointIntervalMs: options.checkpointIntervalMs } : {}),
       dispatch: this.queue,
+      ...(options.observe ? { observe: options.observe } : {}),
       self: `worker ${process.pid} on ${hostname()}`,
     });
   }
