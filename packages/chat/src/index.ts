@@ -4,9 +4,9 @@
  * MCP server.
  * @packageDocumentation
  */
-export { LaunchRunInputSchema, MAX_AGENTS, RUN_MODES, runModeOf, type LaunchRunInput, type RunMode } from './runs/launch-run-input.js';
+export { CoordinationOverridesSchema, LaunchRunInputSchema, MAX_AGENTS, MAX_STAGE_RETRIES, MAX_VOTING_ROUNDS, RUN_MODES, runModeOf, type CoordinationOverrides, type LaunchRunInput, type RunMode } from './runs/launch-run-input.js';
 export { DEFAULT_AGENT_COUNT, quoted, runModePipeline, type TemplateOptions } from './runs/run-mode-templates.js';
-export { LaunchError, RUN_DESCRIPTION_FILE, RunLauncher, type LaunchErrorCode, type PreparedRun, type RunLauncherOptions } from './runs/run-launcher.js';
+export { LaunchError, RUN_DESCRIPTION_FILE, RunLauncher, parseLaunchRunInput, type LaunchErrorCode, type PreparedRun, type RunLauncherOptions } from './runs/run-launcher.js';
 export { CHAT_ERROR_CODES, type ChatErrorCode } from './chat-error-codes.js';
 export { MAX_CONTEXT_CHARS, MAX_FILES_PER_DIRECTORY, readContextPaths } from './runs/project-files.js';
 export type { RunResult } from './runs/run-result.js';

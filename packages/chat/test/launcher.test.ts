@@ -73,10 +73,100 @@ describe('run modes (the seed matrix)', () => {
     launcher = new RunLauncher({ projectDir: project(), simulate: true, checkpointIntervalMs: 0 });
     const prepared = launcher.prepare({ task: 't', agents: ['fast', 'smart', 'deep'], refinement: false, agent_system_prompts: { smart: 'Think hard' } });
     expect(prepared.mode).toBe('multi');
-    expect(prepared.source.match(/llm_model="(\w+)"/g)).toEqual(['llm_model="fast"', 'llm_model="smart"', 'llm_model="deep"']);
+    // Each agent answers, then votes, on its own model.
+    expect(prepared.source.match(/llm_model="(\w+)"/g)).toEqual(['fast', 'smart', 'deep', 'fast', 'smart', 'deep'].map((m) => `llm_model="${m}"`));
     expect(prepared.source).toContain('prompt="Instructions for you: Think hard\\n\\nTask: {{task}}');
     const result = await launcher.wait(await launcher.start(prepared));
     expect(result.final_response).toBe('[Simulated] Response for stage: agent_1');
+  });
+});
+
+describe('multi without refinement: the agents vote', () => {
+  /** A backend whose agents answer `answers[n]` and vote `votes[vote id]`, recording each stage's prompt and model. */
+  function votingBackend(answers: Record<string, string>, votes: Record<string, string>) {
+    const prompts: Record<string, string> = {};
+    const models: Record<string, string | undefined> = {};
+    const backend = {
+      run: async ({ node, prompt }: { node: { id: string; attributes: Readonly<Record<string, string>> }; prompt: string }) => {
+        prompts[node.id] = prompt;
+        models[node.id] = node.attributes.llm_model;
+        return answers[node.id] ?? votes[node.id] ?? `${node.id}?`;
+      },
+    };
+    return { backend, prompts, models };
+  }
+
+  it('each agent sees every answer and votes on its own model; the answer with the most votes is the result, the votes recorded in the run', async () => {
+    const { backend, prompts, models } = votingBackend(
+      { agent_1: 'A short answer.', agent_2: 'A full answer, with every step.' },
+      { vote_1: 'Agent 2 covers every step.\nVOTE: agent_2', vote_2: 'Mine is complete.\nVOTE: agent_2' },
+    );
+    launcher = new RunLauncher({ projectDir: project(), checkpointIntervalMs: 0, backendFor: async () => backend });
+    const result = await launcher.wait(await launcher.launch({ task: 't', agents: ['fast', 'smart'], refinement: false }));
+    expect(result.status).toBe('completed');
+    expect(result.final_response).toBe('A full answer, with every step.');
+    expect(result.completed_nodes).toEqual(['start', 'fan', 'join', 'vote_1', 'vote_2', 'tally', 'exit']);
+    expect(prompts.vote_1).toContain('A full answer, with every step.');
+    expect(prompts.vote_1).toContain('You are agent_1');
+    expect(models).toMatchObject({ vote_1: 'fast', vote_2: 'smart' });
+    const tally = JSON.parse(readFileSync(join(result.run_dir, 'tally', 'status.json'), 'utf8')) as { notes: string; context_updates: Record<string, unknown> };
+    expect(tally.notes).toBe('Selected best candidate: agent_2 (2 of 2 votes)');
+    expect(tally.context_updates).toMatchObject({ 'parallel.fan_in.best_id': 'agent_2', 'parallel.fan_in.votes': { vote_1: 'agent_2', vote_2: 'agent_2' }, 'parallel.fan_in.tally': { agent_1: 0, agent_2: 2 } });
+    expect(readFileSync(join(result.run_dir, 'vote_2', 'response.md'), 'utf8')).toBe('Mine is complete.\nVOTE: agent_2');
+  });
+
+  it('a tie goes to the first agent\'s answer', async () => {
+    const { backend } = votingBackend({ agent_1: 'One.', agent_2: 'Two.' }, { vote_1: 'VOTE: agent_2', vote_2: 'VOTE: agent_1' });
+    launcher = new RunLauncher({ projectDir: project(), checkpointIntervalMs: 0, backendFor: async () => backend });
+    const result = await launcher.wait(await launcher.launch({ task: 't', agent_mode: 'multi', refinement: false }));
+    expect(result.final_response).toBe('One.');
+  });
+
+  describe('coordination_overrides', () => {
+    it('voting_rounds, agent_timeout, max_parallel and max_retries become attributes of the template\'s nodes; the last round\'s votes count', async () => {
+      const { backend, prompts } = votingBackend(
+        { agent_1: 'One.', agent_2: 'Two.' },
+        { vote_1: 'VOTE: agent_1', vote_2: 'VOTE: agent_1', vote2_1: 'After reading vote_2: VOTE: agent_2', vote2_2: 'VOTE: agent_2' },
+      );
+      launcher = new RunLauncher({ projectDir: project(), checkpointIntervalMs: 0, backendFor: async () => backend });
+      const prepared = launcher.prepare({ task: 't', agent_mode: 'multi', refinement: false, coordination_overrides: { voting_rounds: 2, agent_timeout: '90s', max_parallel: 1, max_retries: 2 } });
+      expect(prepared.source).toContain('fan [shape=component, label="Agents at work", max_parallel=1]');
+      for (const id of ['agent_1', 'agent_2', 'vote_1', 'vote_2', 'vote2_1', 'vote2_2']) expect(prepared.source).toMatch(new RegExp(`\\n {4}${id} \\[[^\\n]*, timeout="90s", max_retries=2\\]`));
+      expect(prepared.source).toContain('tally [shape=tripleoctagon, label="Count the votes", fan_in.votes="vote2_1,vote2_2"]');
+      const result = await launcher.wait(await launcher.start(prepared));
+      expect(result.final_response).toBe('Two.');
+      expect(prompts.vote2_1).toContain('### vote_2\nVOTE: agent_1');
+      const description = JSON.parse(readFileSync(join(result.run_dir, RUN_DESCRIPTION_FILE), 'utf8'));
+      expect(description.parameters.coordination_overrides).toEqual({ voting_rounds: 2, agent_timeout: '90s', max_parallel: 1, max_retries: 2 });
+    });
+
+    it('refuses unknown keys by name, bad values, voting where nothing votes, and overrides for a project pipeline', () => {
+      const dir = project();
+      writeFileSync(join(dir, 'review.dot'), readFileSync(fixturePath('human-gate.dot'), 'utf8'));
+      launcher = new RunLauncher({ projectDir: dir, simulate: true });
+      const refusal = (params: Record<string, unknown>) => {
+        try {
+          launcher?.prepare({ task: 't', ...params });
+        } catch (error) {
+          return (error as Error).message;
+        }
+        return 'not refused';
+      };
+      expect(refusal({ coordination_overrides: { voting_round: 2 } })).toBe(
+        'launch_run: coordination_overrides: unknown key "voting_round" (did you mean "voting_rounds"?); known: voting_rounds, agent_timeout, max_parallel, max_retries',
+      );
+      expect(refusal({ coordination_overrides: { enable_planning_mode: true } })).toBe('launch_run: coordination_overrides: unknown key "enable_planning_mode"; known: voting_rounds, agent_timeout, max_parallel, max_retries');
+      expect(refusal({ coordination_overrides: { agent_timeout: 'soon' } })).toBe('launch_run: coordination_overrides.agent_timeout: expected a duration such as 90s, 5m or 1h');
+      expect(refusal({ coordination_overrides: { max_parallel: 0 } })).toMatch(/^launch_run: coordination_overrides\.max_parallel: /);
+      expect(refusal({ coordination_overrides: { voting_rounds: 4 } })).toMatch(/^launch_run: coordination_overrides\.voting_rounds: /);
+      expect(refusal({ agent_mode: 'multi', coordination_overrides: { voting_rounds: 2 } })).toBe(
+        'launch_run: coordination_overrides.voting_rounds: only the multi mode without refinement votes (agent_mode "multi", refinement false); this is multi-refine',
+      );
+      expect(refusal({ pipeline: 'review.dot', coordination_overrides: { max_parallel: 2 } })).toMatch(/^launch_run: coordination_overrides: they shape the run-mode templates, not a project pipeline/);
+      expect(refusal({ shel: 'x' })).toMatch(/^launch_run: unknown key "shel"; known: task, context, /);
+      // Accepted where they apply.
+      expect(launcher.prepare({ task: 't', coordination_overrides: { agent_timeout: '5m' } }).source).toContain('timeout="5m"');
+    });
   });
 });
 

@@ -76,7 +76,7 @@ describe('orchestra MCP server', () => {
     const launch = tools.find((t) => t.name === 'launch_run');
     expect(launch?.inputSchema.required).toEqual(['task']);
     expect(Object.keys(launch?.inputSchema.properties ?? {}).sort()).toEqual(
-      ['agent_mode', 'agent_system_prompts', 'agents', 'context', 'context_paths', 'execute_after_planning', 'pipeline', 'planning_mode', 'refinement', 'task', 'wait'].sort(),
+      ['agent_mode', 'agent_system_prompts', 'agents', 'context', 'context_paths', 'coordination_overrides', 'execute_after_planning', 'pipeline', 'planning_mode', 'refinement', 'task', 'wait'].sort(),
     );
     expect((launch?.inputSchema as { additionalProperties?: unknown }).additionalProperties).toBe(false);
     expect((launch?.inputSchema.properties?.task as { description?: string }).description).toMatch(/self-contained/);
@@ -187,6 +187,16 @@ describe('orchestra MCP server', () => {
     expect(result.status).toBe('completed');
     expect(result.tokens).toEqual({ input_tokens: 40, output_tokens: 2, total_tokens: 42 });
     expect(value<{ runs: RunResult[] }>(await call('list_runs', {})).runs[0]?.tokens).toEqual(result.tokens);
+  });
+
+  it('launch_run takes coordination_overrides into the run\'s template, and refuses an unknown one by name', async () => {
+    await connect(project());
+    const result = value(await call('launch_run', { task: 'Compare', agent_mode: 'multi', refinement: false, coordination_overrides: { max_parallel: 1, voting_rounds: 2 }, wait: true }));
+    expect(result.status).toBe('completed');
+    expect(result.completed_nodes).toEqual(['start', 'fan', 'join', 'vote_1', 'vote_2', 'vote2_1', 'vote2_2', 'tally', 'exit']);
+    expect(storedNodes(result).find((n) => n.id === 'fan')?.attributes.max_parallel).toBe('1');
+    // The MCP SDK's check of the tool's input schema refuses it first, naming the key and where it is.
+    expect(refusal(await call('launch_run', { task: 't', coordination_overrides: { max_paralel: 1 } }))).toMatch(/Unrecognized key: "max_paralel" at coordination_overrides/);
   });
 
   it('returns bad parameters, paths outside the project, unknown runs and refused pipelines as tool errors', async () => {

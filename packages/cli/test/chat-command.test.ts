@@ -151,7 +151,7 @@ describe('orchestra chat', { timeout: 30_000 }, () => {
     expect(resumed.stdout).toMatch(/\? \[run \S+\] Review Changes\n {2}\[A\] Approve {2}\[F\] Fix\nyou › A\n/);
     expect(resumed.stdout).toContain('orchestra › Shipped after the resume.');
     expect(resumed.stdout).toMatch(/✓ run \S+: Review · review\.dot · completed · .* · 4 nodes/);
-    expect(resumed.stdout).toMatch(/session agent: \d+ tokens; runs: 0 tokens/);
+    expect(resumed.stdout).toMatch(/session agent: [\d,]+ tokens; runs: 0 tokens/);
     expect(model.completions).toHaveLength(2);
   });
 

@@ -95,12 +95,12 @@ describe('piped chat keeps its output in order', { timeout: 30_000 }, () => {
     for (const line of ['review it', '/runs', 'thanks']) t.line(line);
     t.end();
     await t.done;
-    const lines = output().trimEnd().split('\n');
+    const lines = output().trimEnd().split("\n");
     const at = (pattern: RegExp) => lines.findIndex((l) => pattern.test(l));
     expect(at(/^orchestra › Shipped\.$/)).toBeGreaterThan(-1);
     // The list (a card per run, then the tokens line) comes after the reply it followed, and before the next message.
     expect(at(/^ {2}✓ run \S+: Review · review\.dot · completed/)).toBeGreaterThan(at(/^orchestra › Shipped\.$/));
-    expect(at(/^ {2}session agent: \d+ tokens; runs: 0 tokens$/)).toBe(at(/^ {2}✓ run /) + 1);
+    expect(at(/^ {2}session agent: [\d,]+ tokens; runs: 0 tokens$/)).toBe(at(/^ {2}✓ run /) + 1);
     expect(at(/^you › thanks$/)).toBe(at(/^ {2}session agent: /) + 1);
     expect(lines.at(-1)).toBe('orchestra › You are welcome.');
   });

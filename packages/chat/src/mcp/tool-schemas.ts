@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TokenUsageFileSchema } from '@orchestra/core/store';
-import { LaunchRunInputSchema, MAX_AGENTS } from '../runs/launch-run-input.js';
+import { LaunchRunInputSchema, MAX_AGENTS, MAX_STAGE_RETRIES, MAX_VOTING_ROUNDS } from '../runs/launch-run-input.js';
 import type { RunResult } from '../runs/run-result.js';
 
 const launch = LaunchRunInputSchema.shape;
@@ -16,11 +16,14 @@ export const McpLaunchRunInputSchema = z.strictObject({
   pipeline: launch.pipeline.describe('A DOT pipeline file of the project to run (relative to the project directory) instead of a run-mode template.'),
   agent_mode: launch.agent_mode.describe('One agent, or several in parallel (default: multi when more than one agent is named, else single).'),
   agents: launch.agents.describe(`Model aliases (orchestra.yaml) of the agents, one per parallel branch in multi mode (at most ${MAX_AGENTS}).`),
-  refinement: launch.refinement.describe('Refine: single → draft, critique, revise; multi → rank the answers, then refine the best (default: true for multi, false for single).'),
+  refinement: launch.refinement.describe('Refine: single → draft, critique, revise; multi → rank the answers, then refine the best; without it the multi agents vote for the best answer (default: true for multi, false for single).'),
   planning_mode: launch.planning_mode.describe('Plan only: the agents describe how they would do it, and do nothing.'),
   execute_after_planning: launch.execute_after_planning.describe('With planning_mode: carry out the chosen plan after planning.'),
   context_paths: launch.context_paths.describe('Files and directories of the project whose text the run gets (relative to the project directory).'),
   agent_system_prompts: launch.agent_system_prompts.describe('Extra system prompt text per agent alias (`*` for all).'),
+  coordination_overrides: launch.coordination_overrides.describe(
+    `Fine-grained settings of the run-mode templates (not for \`pipeline\`): voting_rounds (1-${MAX_VOTING_ROUNDS}, multi without refinement: from the second round each agent sees the earlier votes), agent_timeout (each stage's longest run: 90s, 5m, 1h), max_parallel (agents at once), max_retries (0-${MAX_STAGE_RETRIES} per stage). Unknown keys are refused.`,
+  ),
   wait: z
     .boolean()
     .optional()

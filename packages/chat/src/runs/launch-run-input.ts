@@ -1,7 +1,35 @@
 import { z } from 'zod';
+import { parseDuration } from '@orchestra/core/loader';
 
 /** Most agents a multi-agent run mode fans out to. */
 export const MAX_AGENTS = 6;
+
+/** Most voting rounds of the multi mode (`coordination_overrides.voting_rounds`). */
+export const MAX_VOTING_ROUNDS = 3;
+
+/** Most retries of a template's stage (`coordination_overrides.max_retries`). */
+export const MAX_STAGE_RETRIES = 5;
+
+/**
+ * `launch_run`'s `coordination_overrides`: the fine-grained settings of the
+ * seed that map onto orchestra, each becoming attributes of the run-mode
+ * template's nodes (docs/run-modes.md). Unknown keys are refused by name.
+ */
+export const CoordinationOverridesSchema = z.strictObject({
+  /** Multi without refinement: how many times the agents vote; from the second round each sees the earlier votes (default 1). */
+  voting_rounds: z.int().min(1).max(MAX_VOTING_ROUNDS).optional(),
+  /** The longest each stage of an agent may run (the stages' `timeout`): `90s`, `5m`, `1h`. */
+  agent_timeout: z
+    .string()
+    .refine((text) => (parseDuration(text) ?? 0) > 0, 'expected a duration such as 90s, 5m or 1h')
+    .optional(),
+  /** How many agents run at once (the fan-out's `max_parallel`; default all of them). */
+  max_parallel: z.int().min(1).max(MAX_AGENTS).optional(),
+  /** Retries of each stage after a failed attempt (the stages' `max_retries`; default none). */
+  max_retries: z.int().min(0).max(MAX_STAGE_RETRIES).optional(),
+});
+/** The checked `coordination_overrides`. */
+export type CoordinationOverrides = z.infer<typeof CoordinationOverridesSchema>;
 
 /**
  * The parameters of `launch_run` (the session agent's tool and the MCP
@@ -19,7 +47,7 @@ export const LaunchRunInputSchema = z.strictObject({
   agent_mode: z.enum(['single', 'multi']).optional(),
   /** Model aliases (orchestra.yaml) of the agents; one per parallel branch in multi mode. */
   agents: z.array(z.string().trim().min(1)).min(1).max(MAX_AGENTS).optional(),
-  /** Refine: single → draft, critique, revise; multi → rank the answers, then refine the best (default: true for multi, false for single). */
+  /** Refine: single → draft, critique, revise; multi → rank the answers, then refine the best; without it multi votes (default: true for multi, false for single). */
   refinement: z.boolean().optional(),
   /** Plan only: the agents describe how they would do it, and do nothing. */
   planning_mode: z.boolean().optional(),
@@ -29,6 +57,8 @@ export const LaunchRunInputSchema = z.strictObject({
   context_paths: z.array(z.string().min(1)).max(50).optional(),
   /** Extra system prompt text per agent alias (or `*` for all). */
   agent_system_prompts: z.record(z.string(), z.string()).optional(),
+  /** Fine-grained coordination settings of the run-mode templates: voting rounds, per-agent timeouts, agents at once, retries. */
+  coordination_overrides: CoordinationOverridesSchema.optional(),
 });
 export type LaunchRunInput = z.infer<typeof LaunchRunInputSchema>;
 

@@ -18,9 +18,10 @@ import {
   type RunStore,
   type SupervisedRun,
 } from '@orchestra/core';
+import { closest } from '@orchestra/core/loader';
 import { Workspace } from '@orchestra/llm/agent';
 import type { ChatErrorCode } from '../chat-error-codes.js';
-import { LaunchRunInputSchema, runModeOf, type LaunchRunInput, type RunMode } from './launch-run-input.js';
+import { CoordinationOverridesSchema, LaunchRunInputSchema, runModeOf, type LaunchRunInput, type RunMode } from './launch-run-input.js';
 import { readContextPaths } from './project-files.js';
 import { filesUnder } from './walk-files.js';
 import { runModePipeline } from './run-mode-templates.js';
@@ -67,6 +68,32 @@ export class LaunchError extends OrchestraError<LaunchErrorCode> {
   }
 }
 
+/**
+ * `launch_run`'s parameters checked by {@link LaunchRunInputSchema}; throws a
+ * {@link LaunchError} (`ORCH_BAD_REQUEST`) naming the first problem: an
+ * unknown key by name, with the nearest known one and the known keys.
+ */
+export function parseLaunchRunInput(raw: unknown): LaunchRunInput {
+  const parsed = LaunchRunInputSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+  if (issue?.code === 'unrecognized_keys') {
+    const known = knownKeysAt(issue.path);
+    const [key] = issue.keys;
+    const near = key === undefined ? undefined : closest(key, known, key.length >= 9 ? 3 : 2);
+    const named = issue.keys.map((k) => JSON.stringify(k)).join(', ');
+    throw new LaunchError('ORCH_BAD_REQUEST', `launch_run: ${where}unknown ${issue.keys.length === 1 ? 'key' : 'keys'} ${named}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}; known: ${known.join(', ')}`);
+  }
+  throw new LaunchError('ORCH_BAD_REQUEST', `launch_run: ${where}${issue?.message ?? 'bad parameters'}`);
+}
+
+/** The keys `launch_run` knows at an object's path (the parameters, or `coordination_overrides`). */
+function knownKeysAt(path: readonly PropertyKey[]): string[] {
+  if (path.length === 1 && path[0] === 'coordination_overrides') return Object.keys(CoordinationOverridesSchema.shape);
+  return Object.keys(LaunchRunInputSchema.shape);
+}
+
 function launchError(error: unknown): LaunchError {
   if (error instanceof LaunchError) return error;
   if (error instanceof RunRefusal) {
@@ -109,12 +136,7 @@ export class RunLauncher {
 
   /** Checks the parameters and builds the run (nothing starts): what an approval shows. */
   prepare(raw: unknown): PreparedRun {
-    const parsed = LaunchRunInputSchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new LaunchError('ORCH_BAD_REQUEST', `launch_run: ${issue?.path.length ? `${issue.path.join('.')}: ` : ''}${issue?.message ?? 'bad parameters'}`);
-    }
-    const input = parsed.data;
+    const input = parseLaunchRunInput(raw);
     try {
       const context: Record<string, JsonValue> = {
         task: input.task,
@@ -122,15 +144,23 @@ export class RunLauncher {
         context_files: input.context_paths?.length ? readContextPaths(this.options.projectDir, input.context_paths) : '',
       };
       if (input.pipeline !== undefined) {
+        if (input.coordination_overrides !== undefined) {
+          throw new LaunchError('ORCH_BAD_REQUEST', 'launch_run: coordination_overrides: they shape the run-mode templates, not a project pipeline (set max_parallel, timeout, max_retries or fan_in.votes on its nodes)');
+        }
         const path = new Workspace(this.options.projectDir).resolve(input.pipeline);
         if (!existsSync(path) || !statSync(path).isFile()) throw new LaunchError('ORCH_BAD_REQUEST', `launch_run: pipeline ${input.pipeline} is not a file of the project`);
         return { input, pipeline: input.pipeline, mode: null, source: readFileSync(path, 'utf8'), file: basename(path), context };
       }
       const mode = runModeOf(input);
+      const coordination = input.coordination_overrides;
+      if (coordination?.voting_rounds !== undefined && mode !== 'multi') {
+        throw new LaunchError('ORCH_BAD_REQUEST', `launch_run: coordination_overrides.voting_rounds: only the multi mode without refinement votes (agent_mode "multi", refinement false); this is ${mode}`);
+      }
       const source = runModePipeline(mode, {
         ...(input.agents ? { agents: input.agents } : {}),
         ...(input.agent_system_prompts ? { systemPrompts: input.agent_system_prompts } : {}),
         ...(input.agent_mode ? { multi: input.agent_mode === 'multi' } : {}),
+        ...(coordination ? { coordination } : {}),
       });
       return { input, pipeline: `template:${mode}`, mode, source, file: `${mode}.dot`, context };
     } catch (error) {

@@ -118,6 +118,7 @@ export const ATTRIBUTE_SPECS: readonly AttributeSpec[] = [
   spec('node', 'human.input', 'string', 'choice', 'Human gate: `choice` (pick an outgoing edge) or `freeform` (free text into `human.gate.text`).', ['choice', 'freeform']),
   spec('node', 'join_policy', 'string', 'wait_all', 'Parallel fan-out: `wait_all` or `first_success`.', ['wait_all', 'first_success']),
   spec('node', 'max_parallel', 'integer', '4', 'Parallel fan-out: branches run at once.'),
+  spec('node', 'fan_in.votes', 'string', 'unset', 'Fan-in: comma-separated context keys holding votes (`VOTE: <branch id>`, from earlier stages); the branch most votes name is picked, a tie by outcome then declaration order. Orchestra extension.'),
   spec('node', 'allow_partial', 'boolean', 'false', 'Accept PARTIAL_SUCCESS when retries are exhausted.'),
 
   spec('edge', 'label', 'string', '""', 'Caption and routing key (preferred-label matching).'),
