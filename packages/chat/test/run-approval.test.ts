@@ -22,9 +22,10 @@ function answering(...answers: Answer[]) {
 const run = prepared({ task: 'Plan the shed', agents: ['a', 'b'], context: 'x'.repeat(300), context_paths: ['notes.md', 'plans/'] });
 
 describe('describeProposal', () => {
-  it('shows the task, the pipeline, the agents, the context cut at 200 characters and the context paths', () => {
+  it('shows the task, the pipeline, the agents, the context cut at 200 characters, the context paths and the coordination overrides', () => {
     expect(describeProposal(run)).toBe(['Run: Plan the shed', '  pipeline: template:multi', '  agents: a, b', `  context: ${'x'.repeat(199)}…`, '  context paths: notes.md, plans/'].join('\n'));
     expect(describeProposal(prepared({ task: 'Short', context: 'ship Friday' }))).toBe('Run: Short\n  pipeline: template:multi\n  context: ship Friday');
+    expect(describeProposal(prepared({ task: 'Vote', coordination_overrides: { voting_rounds: 2, agent_timeout: '5m' } }))).toBe('Run: Vote\n  pipeline: template:multi\n  coordination: voting_rounds 2, agent_timeout 5m');
   });
 });
 

@@ -9,6 +9,8 @@ export function describeProposal(prepared: PreparedRun): string {
   if (p.agents) lines.push(`  agents: ${p.agents.join(', ')}`);
   if (p.context) lines.push(`  context: ${p.context.length > 200 ? `${p.context.slice(0, 199)}…` : p.context}`);
   if (p.context_paths?.length) lines.push(`  context paths: ${p.context_paths.join(', ')}`);
+  const overrides = Object.entries(p.coordination_overrides ?? {}).filter(([, v]) => v !== undefined);
+  if (overrides.length) lines.push(`  coordination: ${overrides.map(([k, v]) => `${k} ${String(v)}`).join(', ')}`);
   return lines.join('\n');
 }
 
