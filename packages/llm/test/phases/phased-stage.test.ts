@@ -159,4 +159,20 @@ describe('validate checks a phased node\'s files (rule output_files)', () => {
       ['c', expect.stringMatching(/^node c: output\.checks bad\.checks\.json \(.*\) is not valid JSON: /), 6],
     ]);
   });
+
+  it('reports output.sections that name a property the schema lacks, name one twice or leave one out, at the attribute', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'ok.json'), JSON.stringify(SCHEMA));
+    const file = join(dir, 'p.dot');
+    writeFileSync(
+      file,
+      `digraph P {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  a [prompt="a", output.schema="ok.json", output.sections="title, plot"]\n  b [prompt="b", output.schema="ok.json", output.sections="title, threads, title"]\n  c [prompt="c", output.schema="ok.json", output.sections="threads"]\n  d [prompt="d", output.schema="ok.json", output.sections="threads, title"]\n  start -> a -> b -> c -> d -> exit\n}\n`,
+    );
+    const loaded = await loadPipelineFile(file);
+    expect(loaded.diagnostics.filter((d) => d.rule === 'output_files').map((d) => [d.nodeId, d.message, d.location?.line, d.location?.column])).toEqual([
+      ['a', 'node a: output.sections names "plot", which is no top-level property of ok.json (it has "title", "threads")', 4, 43],
+      ['b', 'node b: output.sections names "title" twice', 5, 43],
+      ['c', 'node c: output.sections leaves out "title": every top-level property of ok.json belongs to a section', 6, 43],
+    ]);
+  });
 });
