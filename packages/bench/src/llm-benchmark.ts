@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BaseMessage } from '@langchain/core/messages';
 import { loadPipeline, type Graph } from '@orchestra/core';
-import { generateLinearPipeline, startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@orchestra/testing';
+import { generateLinearPipeline, startOtlpReceiver, startScriptedOpenAIServer, type OtlpReceiver, type ScriptedOpenAIServer } from '@orchestra/testing';
 import { timeFileCreation } from './file-floor.js';
-import { LlmCheckError, benchReply, checkSameRequests, runBareCase, runOrchestraCase, toLangChain, type LlmSample } from './llm-cases.js';
+import { BENCH_MODEL, LlmCheckError, benchReply, checkSameRequests, runBareCase, runOrchestraCase, toLangChain, type LlmSample } from './llm-cases.js';
+import { benchTracing } from './llm-tracing.js';
 import { summarize, type Stats } from './measure.js';
 
 /** A file system the run directory is put on. */
@@ -48,6 +49,12 @@ export interface LlmPlaceResult {
   fileFloor: Stats;
   /** addedMedian − fileFloor.median: the cost left once the file system's is taken out. */
   addedMinusFloor: number;
+  /** Case T: case A with tracing on (spans of the run, its stages and its model calls sent to an OTLP receiver in this process). */
+  traced: Stats;
+  /** What tracing adds per stage, one model call each: median T − median A… */
+  tracingAddedMedian: number;
+  /** …and per round, (T − A) / stages of each pair of runs. */
+  tracingAddedPerRound: Stats;
 }
 
 /** The whole benchmark's result. */
@@ -57,6 +64,8 @@ export interface LlmBenchmarkResult {
   warmupRuns: number;
   /** Characters of the system message orchestra sent, first and last stage (the bare loop replays them). */
   systemChars: { first: number; last: number };
+  /** Spans one traced run sends (checked on every traced run): the run, its stages, its model calls. */
+  spansPerTracedRun: number;
   places: LlmPlaceResult[];
 }
 
@@ -76,37 +85,64 @@ function cpuOfMedian(samples: readonly LlmSample[], stages: number): { user: num
 }
 
 /** Times both cases on one place: warm-up pairs, then timed rounds alternating A B / B A, each followed by a floor measurement. */
+/** The spans a traced run of `stages` LLM stages sends: the run, every stage (start and exit too), one model call per LLM stage. */
+function expectedSpans(stages: number): number {
+  return 1 + (stages + 2) + stages;
+}
+
+/** Checks what the receiver got from one traced run: every span, the model calls with their GenAI attributes. */
+function checkTrace(receiver: OtlpReceiver, before: number, stages: number, label: string): void {
+  const spans = receiver.spans().slice(before);
+  if (spans.length !== expectedSpans(stages)) throw new LlmCheckError(`${label}: the OTLP receiver got ${spans.length} spans, expected ${expectedSpans(stages)}`);
+  const calls = spans.filter((s) => s.name === `chat ${BENCH_MODEL}`);
+  const bad = calls.find((s) => s.attributes['gen_ai.provider.name'] !== 'openai' || s.attributes['gen_ai.usage.input_tokens'] !== 100 || s.attributes['gen_ai.usage.output_tokens'] !== 14);
+  if (calls.length !== stages || bad) throw new LlmCheckError(`${label}: ${calls.length} model-call spans (expected ${stages})${bad ? `, one with attributes ${JSON.stringify(bad.attributes)}` : ''}`);
+}
+
 async function measurePlace(
   place: Place,
   graph: Graph,
   server: ScriptedOpenAIServer,
   conversations: BaseMessage[][],
+  receiver: OtlpReceiver,
   options: LlmBenchmarkOptions,
 ): Promise<LlmPlaceResult> {
   const { stages, runs, warmupRuns } = options;
   const base = mkdtempSync(join(place.dir, 'orchestra-llm-bench-'));
+  const traced = benchTracing(receiver.tracesUrl);
   try {
     let count = 0;
     const orchestra = async () => (await runOrchestraCase(graph, stages, server, join(base, `run-${++count}`))).sample;
     const bare = async () => (await runBareCase(conversations, server)).sample;
+    const tracedRun = async () => {
+      const before = receiver.spans().length;
+      const { sample } = await runOrchestraCase(graph, stages, server, join(base, `run-${++count}`), traced);
+      checkTrace(receiver, before, stages, `traced run ${count}`);
+      return sample;
+    };
     for (let i = 0; i < warmupRuns; i++) {
       await orchestra();
       await bare();
+      await tracedRun();
     }
     const a: LlmSample[] = [];
     const b: LlmSample[] = [];
+    const t: LlmSample[] = [];
     const floor: number[] = [];
     for (let round = 0; round < runs; round++) {
       options.progress?.(`bench:llm: ${place.name}, round ${round + 1} of ${runs}`);
       if (round % 2 === 0) {
         a.push(await orchestra());
         b.push(await bare());
+        t.push(await tracedRun());
       } else {
+        t.push(await tracedRun());
         b.push(await bare());
         a.push(await orchestra());
       }
       floor.push(timeFileCreation(base, stages) / stages);
     }
+    const tracedStats = perStage(t, stages);
     const orchestraStats = perStage(a, stages);
     const bareStats = perStage(b, stages);
     const fileFloor = summarize(floor);
@@ -122,6 +158,9 @@ async function measurePlace(
       cpu: { orchestra: cpuOfMedian(a, stages), bare: cpuOfMedian(b, stages) },
       fileFloor,
       addedMinusFloor: addedMedian - fileFloor.median,
+      traced: tracedStats,
+      tracingAddedMedian: tracedStats.median - orchestraStats.median,
+      tracingAddedPerRound: summarize(t.map((s, i) => (s.ms - (a[i] as LlmSample).ms) / stages)),
     };
   } finally {
     rmSync(base, { recursive: true, force: true });
@@ -133,13 +172,16 @@ async function measurePlace(
  * server in this process, runs one orchestra pipeline first to record the
  * messages orchestra sends (system message with its preamble, and each
  * stage's prompt) for the bare loop to replay, checks that the bare loop's
- * request bodies are byte for byte the same, then measures both cases on
- * each place. Throws {@link LlmCheckError} when a run goes wrong.
+ * request bodies are byte for byte the same, then measures the cases on
+ * each place: A orchestra (tracing off), B the bare loop, T orchestra with
+ * tracing on, sending to an OTLP receiver in this process (every traced
+ * run's spans are checked). Throws {@link LlmCheckError} when a run goes wrong.
  */
 export async function runLlmBenchmark(options: LlmBenchmarkOptions): Promise<LlmBenchmarkResult> {
   const { stages } = options;
   const graph = graphOf(stages);
   const server = await startScriptedOpenAIServer({ responder: benchReply });
+  const receiver = await startOtlpReceiver();
   try {
     const first = options.places[0];
     if (!first) throw new RangeError('runLlmBenchmark needs at least one place');
@@ -154,15 +196,17 @@ export async function runLlmBenchmark(options: LlmBenchmarkOptions): Promise<Llm
     }
     const systemText = (messages: BaseMessage[] | undefined) => String(messages?.[0]?.content ?? '').length;
     const places: LlmPlaceResult[] = [];
-    for (const place of options.places) places.push(await measurePlace(place, graph, server, conversations, options));
+    for (const place of options.places) places.push(await measurePlace(place, graph, server, conversations, receiver, options));
     return {
       stages,
       runs: options.runs,
       warmupRuns: options.warmupRuns,
       systemChars: { first: systemText(conversations[0]), last: systemText(conversations.at(-1)) },
+      spansPerTracedRun: expectedSpans(stages),
       places,
     };
   } finally {
     await server.close();
+    await receiver.close();
   }
 }

@@ -4,6 +4,7 @@ import { ChatOpenAI } from '@langchain/openai';
 import { runPipeline, type Graph } from '@orchestra/core';
 import { createModelBackend, emptyConfig } from '@orchestra/llm';
 import { reply, type RecordedRequest, type ScriptedOpenAIServer, type ScriptStep } from '@orchestra/testing';
+import type { TracedRun } from './llm-tracing.js';
 
 /** The model name both cases ask for. */
 export const BENCH_MODEL = 'bench-model';
@@ -72,19 +73,29 @@ function checkCompletions(server: ScriptedOpenAIServer, before: number, expected
  * timing, as the CLI builds one per run. Checks status `success`, every
  * stage completed and one answered request per stage; the run directory
  * is removed afterwards, outside the timing. Returns the sample and the
- * requests the run made.
+ * requests the run made. With `traced`, the run's events become spans sent
+ * to an OTLP receiver, the last of them before the timing ends.
  */
-export async function runOrchestraCase(graph: Graph, stages: number, server: ScriptedOpenAIServer, logsRoot: string): Promise<{ sample: LlmSample; requests: RecordedRequest[] }> {
+export async function runOrchestraCase(
+  graph: Graph,
+  stages: number,
+  server: ScriptedOpenAIServer,
+  logsRoot: string,
+  /** Traces the run (the traced case): made and finished inside the timing, as `orchestra run` does. */
+  traced?: () => TracedRun,
+): Promise<{ sample: LlmSample; requests: RecordedRequest[] }> {
   const before = server.completions.length;
   let status = '';
   let completed: string[] = [];
   const sample = await timed(async () => {
+    const tracing = traced?.();
     const backend = createModelBackend({
       config: emptyConfig(logsRoot),
       env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: BENCH_KEY },
       flags: { model: BENCH_MODEL },
     });
-    const result = await runPipeline(graph, { backend, logsRoot });
+    const result = await runPipeline(graph, { backend, logsRoot, ...(tracing ? tracing.observer : {}) });
+    await tracing?.finish();
     status = result.status;
     completed = result.completedNodes;
   });

@@ -34,6 +34,8 @@ function printTable(result: LlmBenchmarkResult, load: LoadAverages): void {
   );
   console.log('  A orchestra = runPipeline(graph, { backend: createModelBackend(...) }): prompt.md, preamble.md, response.md, status.json, journal and checkpoint per run');
   console.log(`  B bare      = one new ChatOpenAI, ${result.stages} sequential .stream() calls replaying the messages A sent (system ${result.systemChars.first}–${result.systemChars.last} chars, prompt)`);
+  console.log(`  T traced    = A with tracing on: createRunTracing over the SDK, a batching processor and the OTLP/HTTP protobuf exporter, as orchestra run sets them up, to an OTLP receiver in this process; ${result.spansPerTracedRun} spans a run, checked; the provider shut down (last spans sent) inside the timing`);
+  console.log('  A is tracing off: the code path of a run nobody traces (no observer; the SDK is not loaded)');
   console.log('  times: ms per stage, median (min–max); added = (median A − median B) / stage, spread over the per-round pairs');
   console.log(`  load average (1 min) before ${load.before.toFixed(2)}, after ${load.after.toFixed(2)} on ${cpus().length} CPUs: other work on the machine shows up as noise`);
   for (const p of result.places) {
@@ -45,6 +47,8 @@ function printTable(result: LlmBenchmarkResult, load: LoadAverages): void {
     console.log(`    file-creation floor  ${formatSpread(p.fileFloor, 2)}   (mkdir + 4 small files per stage, fresh directory)`);
     console.log(`    added − floor        ${ms(p.addedMinusFloor)}`);
     console.log(`    target: added ≤ ${TARGET_ADDED_MS_PER_STAGE} ms/stage — ${met(p) ? 'met' : 'NOT met'}`);
+    console.log(`    T traced (A, tracing on) ${formatSpread(p.traced, 2)}`);
+    console.log(`    tracing on − off     ${ms(p.tracingAddedMedian)} per model call (per round ${ms(p.tracingAddedPerRound.min)}–${ms(p.tracingAddedPerRound.max)})`);
   }
 }
 
