@@ -18,6 +18,7 @@ const pages: Record<string, string[]> = {
     'packages/llm/test/docs-examples/release-note-fake-model.test.ts',
     'packages/llm/test/docs-examples/release-note-model-backend.test.ts',
     'packages/llm/test/docs-examples/outline-conversation.test.ts',
+    'packages/llm/test/docs-examples/release-note-cassette.test.ts',
     'packages/testing/test/docs-examples/release-note-pipeline.test.ts',
   ],
 };
