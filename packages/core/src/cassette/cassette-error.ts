@@ -11,7 +11,7 @@ export type CassetteErrorCode =
   /** A strict replay ended with recorded exchanges the run never asked for. */
   | 'ORCH_CASSETTE_UNUSED';
 
-/** A cassette that cannot be used, or a replay that left it. */
+/** A cassette that cannot be used (damaged, recorded from another pipeline), or a replay that departed from it (a request it does not hold, exchanges left unused). */
 export class CassetteError extends OrchestraError<CassetteErrorCode> {
   constructor(code: CassetteErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);

@@ -33,7 +33,7 @@ const json: z.ZodType<unknown> = z.unknown();
 /** One recorded exchange: the `n`-th of its kind at its stage, what was asked and what came back. */
 export const CassetteEntrySchema = z.strictObject({
   type: z.enum(CASSETTE_KINDS),
-  /** The node that asked (for a child run, `<parent node>/<node>`). */
+  /** The id of the node that asked (a sub-pipeline's node by its id in the child pipeline, with no prefix). */
   stage: z.string().min(1),
   /** Its number among the stage's exchanges of this kind, from 1. */
   n: z.number().int().positive(),

@@ -34,7 +34,8 @@ export const RUN_ID_PLACEHOLDER = '<run id>';
 /**
  * The JSON form of a model request (messages in order, tools by name,
  * description and JSON schema). The id of the run (`runId`), which differs
- * between a recording and its replay, is written as {@link RUN_ID_PLACEHOLDER}.
+ * between a recording and its replay, is written as {@link RUN_ID_PLACEHOLDER}
+ * in the messages (an id shorter than 4 characters is left as it is).
  */
 export function describeModelRequest(input: { model: string; provider?: string; messages: readonly BaseMessage[]; tools?: readonly BindToolsInput[]; toolChoice?: unknown; runId?: string | undefined }): RecordedModelRequest {
   const runId = input.runId;

@@ -47,7 +47,7 @@ export interface ReplayCassetteOptions {
 
 /** What a replay did: the run's result, and the lenient mode's warnings. */
 export interface ReplayCassetteResult extends RunResult {
-  /** Each request the cassette did not hold exactly, answered anyway (`lenient`); empty in `strict`. */
+  /** `lenient`: each request the cassette did not hold exactly, answered anyway, then the exchanges left unused, if any; empty in `strict`. */
   warnings: string[];
 }
 
