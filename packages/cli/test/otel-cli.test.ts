@@ -129,6 +129,16 @@ describe('traces of orchestra run', () => {
     for (const name of childStages) expect(spans.find((s) => s.name === name && s.parentSpanId === child.spanId)?.attributes['orchestra.run.id']).toBe(child.attributes['orchestra.run.id']);
   });
 
+  it("a manager loop's child run is a run span under the manager node", async () => {
+    const r = await cliWith(['run', 'fixtures/manager-loop.dot', '--simulate', '--quiet', '--logs-dir', join(tempDir(), 'manager')], { env: tracedEnv() });
+    expect(r.code).toBe(0);
+    const spans = receiver.spans();
+    const supervise = one(spans, 'stage supervise');
+    const child = spans.find((s) => s.name.startsWith('run ') && s.parentSpanId === supervise.spanId);
+    expect(child?.attributes).toMatchObject({ 'orchestra.parent.run.id': 'manager', 'orchestra.parent.node.id': 'supervise', 'orchestra.run.status': 'success' });
+    expect(childrenOf(spans, child as ReceivedSpan).length).toBeGreaterThan(1);
+  });
+
   it('a parked run ends its span as parked; its resume is a run span of its own, resumed', async () => {
     const dir = join(tempDir(), 'gate');
     const parked = await cliWith(['run', 'fixtures/human-gate.dot', '--simulate', '--park', '--quiet', '--logs-dir', dir], { env: tracedEnv() });
@@ -241,7 +251,8 @@ describe('how traces are sent', () => {
     expect(r.stdout).toMatch(/^✔ success: 4 nodes run/);
     expect(r.stderr.split('\n').filter(Boolean)).toEqual([expect.stringMatching(new RegExp(`^orchestra: warning: traces could not be sent to http://127\\.0\\.0\\.1:${port}/v1/traces: .+`))]);
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Refused connections fail at once; at worst the wait is bounded by the timeout.
+    expect(performance.now() - started).toBeLessThan(4000);
   });
 
   it('a collector that never answers holds the command no longer than OTEL_EXPORTER_OTLP_TIMEOUT', async () => {

@@ -40,6 +40,8 @@ interface RunState {
   branches: Map<string, Span>;
   /** Open conference role spans by `<node>\0<role>`. */
   roles: Map<string, Span>;
+  /** A child run: where it was started (its key in `children`). */
+  origin?: string;
 }
 
 function defaultNow(): number {
@@ -134,6 +136,7 @@ export function createRunTracing(tracer: Tracer, options: RunTracingOptions = {}
     if (error !== undefined) run.span.setStatus({ code: SpanStatusCode.ERROR, message: error });
     run.span.end(at);
     if (byLocation.get(run.logsRoot) === run) byLocation.delete(run.logsRoot);
+    if (run.origin !== undefined && children.get(run.origin) === run) children.delete(run.origin);
   };
 
   const handle = (event: RunEvent, origin: ChildRunOrigin | undefined): void => {
@@ -143,6 +146,8 @@ export function createRunTracing(tracer: Tracer, options: RunTracingOptions = {}
       const parentRun = origin ? byLocation.get(origin.parentLogsRoot) : undefined;
       const parent = origin && parentRun ? nodeParent(parentRun, origin.nodeId) : undefined;
       const previous = origin ? childRestarted.get(origin.logsRoot) : topRestarted;
+      if (origin) childRestarted.delete(origin.logsRoot);
+      else topRestarted = undefined;
       const runId = runIdOf(event.logsRoot);
       const span = tracer.startSpan(
         `run ${event.pipeline}`,
@@ -161,7 +166,7 @@ export function createRunTracing(tracer: Tracer, options: RunTracingOptions = {}
         },
         parent ? trace.setSpan(base, parent) : base,
       );
-      const run: RunState = { span, logsRoot: event.logsRoot, runId, stages: new Map(), branchOf: new Map(), branches: new Map(), roles: new Map() };
+      const run: RunState = { span, logsRoot: event.logsRoot, runId, stages: new Map(), branchOf: new Map(), branches: new Map(), roles: new Map(), ...(origin ? { origin: origin.logsRoot } : {}) };
       if (origin) children.set(origin.logsRoot, run);
       else top = run;
       byLocation.set(event.logsRoot, run);
