@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixturePath } from '@orchestra/testing';
+import { fixturePath, startOtlpReceiver } from '@orchestra/testing';
 import { ROOT, plainEnv } from './cli-helpers.js';
 
 /**
@@ -117,7 +117,7 @@ describe('installable packages', () => {
     expect(packed.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
     expect(existsSync(join(core, 'package/dist/index.d.ts'))).toBe(true);
     // Every entry point is in the tarball, each pointing into dist/.
-    expect(Object.keys(packed.exports)).toEqual(['.', './loader', './store', './handlers', './human']);
+    expect(Object.keys(packed.exports)).toEqual(['.', './loader', './store', './handlers', './human', './tracing']);
     for (const target of Object.values(packed.exports) as { types: string; import: string }[]) {
       expect(existsSync(join(core, 'package', target.types)), target.types).toBe(true);
       expect(existsSync(join(core, 'package', target.import)), target.import).toBe(true);
@@ -129,7 +129,7 @@ describe('installable packages', () => {
 
   const prefix = join(work, 'prefix');
 
-  it('npm install -g of the CLI tarball puts orchestra on the PATH, offline, with nothing else to fetch', () => {
+  it('npm install -g of the CLI tarball puts orchestra on the PATH, offline, with nothing else to fetch', async () => {
     run('npm', ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', '--cache', join(work, 'npm-cache'), tarballs.cli!]);
     const env = { ...plainEnv(), PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}` };
     const cwd = mkdtempSync(join(work, 'elsewhere-'));
@@ -148,6 +148,22 @@ describe('installable packages', () => {
     expect(readdirSync(join(cwd, 'run'))).toContain('checkpoint.json');
     // The installed package is the bundle alone: no node_modules came with it.
     expect(existsSync(join(prefix, 'lib/node_modules/@orchestra/cli/node_modules'))).toBe(false);
+
+    // Traces: the OpenTelemetry SDK and exporter it loads only then are in the bundle too.
+    const receiver = await startOtlpReceiver();
+    try {
+      const traced = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn('orchestra', ['run', 'simple.dot', '--simulate', '--quiet', '--logs-dir', 'traced'], { cwd, env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+        let stderr = '';
+        child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+      expect(traced.stderr).toBe('');
+      expect(traced.code).toBe(0);
+      expect(receiver.spans().map((s) => s.name)).toContain('run Simple');
+    } finally {
+      await receiver.close();
+    }
   }, 120_000);
 
   it('the installed orchestra serves the API and its web page (the page is in the tarball)', async () => {
