@@ -146,7 +146,12 @@ function recording(recorder: CassetteRecorder, name: string, quiet: boolean): Cl
     handlers: () => cassetteHandlers(recorder),
     signal: (signal) => signal,
     discard: () => rm(recorder.file, { force: true }),
-    async finish(io) {
+    async finish(io, result) {
+      // Refused before it started: no cassette is left behind.
+      if (result === undefined && recorder.recorded === 0) {
+        await rm(recorder.file, { force: true });
+        return undefined;
+      }
       try {
         await recorder.flush();
       } catch (error) {

@@ -77,6 +77,25 @@ describe('orchestra run --record / --replay', () => {
     expect(replayed.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('a replayed run is not resumed: resume refuses it and says how to replay it again (exit 2)', async () => {
+    const dir = project();
+    expect((await record(dir)).code).toBe(0);
+    const stopped = await cliWith(['run', 'release.dot', '--replay', 'release.cassette', '--set', 'audience=admins', '--logs-dir', 'replayed'], { cwd: dir, env: modelFreeEnv() });
+    expect(stopped.code).toBe(1);
+    const resumed = await cliWith(['resume', 'replayed'], { cwd: dir, env: modelFreeEnv({ OPENAI_API_KEY: KEY }) });
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toBe(`orchestra: this run was replayed from the cassette ${join(dir, 'release.cassette')}; resuming it would call the models the cassette answered for. Replay it again:\n  orchestra run ${join(dir, 'release.dot')} --replay ${join(dir, 'release.cassette')}\n`);
+  });
+
+  it('a recording refused before the run starts leaves no cassette behind', async () => {
+    const dir = project();
+    const refused = await cliWith(['run', 'release.dot', '--model', 'scripted-model', '--backend', 'cli', '--record', 'release.cassette'], { cwd: dir, env: modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: KEY }) });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/runs on the cli backend, whose model traffic a cassette cannot hold/);
+    expect(refused.stderr).not.toContain('recorded the run');
+    expect(existsSync(join(dir, 'release.cassette'))).toBe(false);
+  });
+
   it('lenient: the same run goes on with the recorded replies, each difference a warning', async () => {
     const dir = project();
     expect((await record(dir)).code).toBe(0);

@@ -85,7 +85,6 @@ export {
 export { TOOL_BACKENDS, commandUses, type CommandUse } from './supervisor/command-uses.js';
 export { RunEventLog, type EventListener, type FollowStart, type LoggedEvent } from './supervisor/run-event-log.js';
 
-// Errors.
 // Cassettes: a run's model traffic, answers and tool results recorded, and played back.
 export { CassetteRecorder, type CassetteRecordOptions } from './cassette/cassette-recorder.js';
 export { CassettePlayer, type CassetteReplayOptions } from './cassette/cassette-player.js';
@@ -96,6 +95,7 @@ export { readCassette, type CassetteContents, type CassetteLine } from './casset
 export { cassetteInterviewer } from './cassette/cassette-interviewer.js';
 export { cassetteHandlers, cassetteToolHandler } from './cassette/cassette-handlers.js';
 
+// Errors.
 export { OrchestraError, isOrchestraError } from './errors.js';
 export { CORE_ERROR_CODES, type CoreErrorCode } from './error-codes.js';
 export { MissingHandlerError } from './engine/plan.js';

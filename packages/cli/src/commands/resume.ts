@@ -8,6 +8,7 @@ import { ExitCode } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { isRecipeGraph, recipeExtension } from '../recipe-extension.js';
 import { withRecordedOptions } from '../recorded-options.js';
+import { shellCommand } from '../shell-quote.js';
 import { execute, resumeFlags, setUp, type Setup } from '../run-execution.js';
 import type { RunFlags } from '../run-flags.js';
 
@@ -86,6 +87,12 @@ async function resumeTarget(target: CliRunTarget, given: ResumeCommandFlags, io:
     io.stderr(`orchestra: ${escapeControl(error.message)}\n`);
     return ExitCode.usage;
   }
+  const replayed = replayedFrom(manifest.run_options);
+  if (replayed !== undefined) {
+    const file = manifest.source_file ?? '<pipeline.dot>';
+    io.stderr(`orchestra: this run was replayed from the cassette ${escapeControl(replayed)}; resuming it would call the models the cassette answered for. Replay it again:\n  ${shellCommand(['orchestra', 'run', file, '--replay', replayed])}\n`);
+    return ExitCode.usage;
+  }
   const { flags, restored } = withRecordedOptions(manifest.run_options, given);
   const chatty = !flags.quiet && !flags.json;
   if (restored.length > 0 && chatty) io.stderr(`orchestra: continuing with the options the run started with: ${escapeControl(restored.join(' '), { keepNewlines: false })}\n`);
@@ -136,3 +143,8 @@ async function resumeTarget(target: CliRunTarget, given: ResumeCommandFlags, io:
   );
 }
 
+/** The cassette a run was replayed from, as its manifest records it. */
+function replayedFrom(options: unknown): string | undefined {
+  const replay = (options as { replay?: unknown } | undefined)?.replay;
+  return typeof replay === 'string' ? replay : undefined;
+}

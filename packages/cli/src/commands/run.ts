@@ -114,7 +114,7 @@ export async function runLoaded(run: LoadedRun, flags: RunCommandFlags, io: CliI
     file,
     sourceFile: run.sourceFile,
     context: run.context,
-    options: recordRunOptions(flags),
+    options: { ...recordRunOptions(flags), ...(flags.replay !== undefined ? { replay: resolve(flags.replay) } : {}) },
   };
   const spec = storeSpec(flags);
   if (spec === undefined && flags.detach) {

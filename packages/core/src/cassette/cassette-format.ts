@@ -6,9 +6,10 @@ export const CASSETTE_VERSION = 1 as const;
 /**
  * What a cassette holds, by kind: a model request and its streamed reply
  * (`model`), a human's answer to a question (`answer`), a tool node's outcome
- * (`tool`), and an agent's tool call and its result (`tool_call`).
+ * (`tool`), an agent's tool call and its result (`tool_call`), and the
+ * verdict of a node's `tool_hooks.pre` command on a tool call (`hook`).
  */
-export const CASSETTE_KINDS = ['model', 'answer', 'tool', 'tool_call'] as const;
+export const CASSETTE_KINDS = ['model', 'answer', 'tool', 'tool_call', 'hook'] as const;
 /** A kind of recorded exchange ({@link CASSETTE_KINDS}). */
 export type CassetteKind = (typeof CASSETTE_KINDS)[number];
 

@@ -15,7 +15,7 @@ export interface CassetteReplayOptions {
   onWarning?: (message: string) => void;
 }
 
-const LABELS: Record<CassetteKind, string> = { model: 'model request', answer: 'question', tool: 'tool run', tool_call: 'tool call' };
+const LABELS: Record<CassetteKind, string> = { model: 'model request', answer: 'question', tool: 'tool run', tool_call: 'tool call', hook: 'tool hook' };
 const SHOWN = 60;
 
 function show(value: unknown, from = 0): string {

@@ -38,6 +38,13 @@ export class CassetteRecorder {
     return this.writer.file;
   }
 
+  /** How many exchanges have been recorded. */
+  get recorded(): number {
+    let total = 0;
+    for (const n of this.counts.values()) total += n;
+    return total;
+  }
+
   /** Starts a cassette at `file` (replacing one there) for a run of the pipeline `options.source`. */
   static async create(file: string, options: CassetteRecordOptions): Promise<CassetteRecorder> {
     const header = {

@@ -19,6 +19,8 @@ export const RecordedRunOptionsSchema = z.object({
   backend: z.string().optional(),
   /** How phased LLM stages without agent.mode discuss (`-i` / `-I`, or the terminal check). */
   phased_mode: z.enum(['direct', 'interactive']).optional(),
+  /** The cassette the run was replayed from (`--replay`), absolute: such a run is not resumed (its models were never called). */
+  replay: z.string().optional(),
 });
 /** How a run behaves, as its manifest records it (`run_options`) so that a resume continues it the same way. */
 export type RecordedRunOptions = z.infer<typeof RecordedRunOptionsSchema>;

@@ -28,6 +28,8 @@ import { apiKeyVariables } from '../config/api-key-variables.js';
 import { CassetteChatModel } from '../cassette/cassette-chat-model.js';
 import { setModelProvider } from './model-provider.js';
 import { cassetteTools } from '../cassette/cassette-tools.js';
+import { cassetteGuard } from '../cassette/cassette-guard.js';
+import type { ToolCallGuard } from '../tools/tool-call-guard.js';
 import { conversationInRun, inRun } from '../cassette/run-scope.js';
 
 /** Options of {@link createModelBackend}. */
@@ -145,7 +147,8 @@ export function createModelBackend(options: ModelBackendOptions): ModelBackend {
   const agentTools = (request: CodergenRequest | ConversationStart): StageTools | undefined => {
     if (resolve(request.node).backend !== 'agent') return undefined;
     const kit = agentKit(request, agentSettings(options.config, request.node), options.tools ?? [], apiKeyVariables(options.config));
-    return cassette ? { ...kit, tools: withCassette(request.node.id, kit.tools) } : kit;
+    if (!cassette) return kit;
+    return { ...kit, tools: withCassette(request.node.id, kit.tools), ...(kit.guard ? { guard: cassetteGuard(cassette, request.node.id, kit.guard) } : {}) };
   };
 
   const langchain = createLangChainBackend({
@@ -213,7 +216,9 @@ export function createModelBackend(options: ModelBackendOptions): ModelBackend {
     roleModel: (node, role) => stageModel(roleNode(node, role)),
     scrubEnv: apiKeyVariables(options.config),
     cannotRun: conferenceProblem,
-    ...(cassette ? { wrapTools: (node: GraphNode, tools: StructuredToolInterface[]) => withCassette(node.id, tools) } : {}),
+    ...(cassette
+      ? { wrapTools: (node: GraphNode, tools: StructuredToolInterface[]) => withCassette(node.id, tools), wrapGuard: (node: GraphNode, guard: ToolCallGuard) => cassetteGuard(cassette, node.id, guard) }
+      : {}),
   });
 
   return {

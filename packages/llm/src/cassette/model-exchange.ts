@@ -31,11 +31,27 @@ function toolOf(tool: BindToolsInput): { name: string; description?: string; par
 /** What stands for the run's id in recorded requests (each run has its own; the preamble names it). */
 export const RUN_ID_PLACEHOLDER = '<run id>';
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * `text` with the run's id written as {@link RUN_ID_PLACEHOLDER}: where the
+ * preamble names the run (`(run <id>)`), whatever the id; elsewhere (a path
+ * of the run directory in a tool's output, say) an id of 8 characters or
+ * more standing on its own, not inside a longer name.
+ */
+function withoutRunId(text: string, runId: string): string {
+  let out = text.split(`(run ${runId})`).join(`(run ${RUN_ID_PLACEHOLDER})`);
+  if (runId.length >= 8) out = out.replace(new RegExp(`(?<![\\w.-])${escapeRegExp(runId)}(?![\\w-])`, 'g'), RUN_ID_PLACEHOLDER);
+  return out;
+}
+
 /**
  * The JSON form of a model request (messages in order, tools by name,
  * description and JSON schema). The id of the run (`runId`), which differs
  * between a recording and its replay, is written as {@link RUN_ID_PLACEHOLDER}
- * in the messages (an id shorter than 4 characters is left as it is).
+ * in the messages (see `withoutRunId`: the preamble's `(run <id>)` always).
  */
 export function describeModelRequest(input: { model: string; provider?: string; messages: readonly BaseMessage[]; tools?: readonly BindToolsInput[]; toolChoice?: unknown; runId?: string | undefined }): RecordedModelRequest {
   const runId = input.runId;
@@ -48,7 +64,7 @@ export function describeModelRequest(input: { model: string; provider?: string; 
       ...(input.toolChoice !== undefined ? { tool_choice: input.toolChoice } : {}),
     });
   const parsed = JSON.parse(text) as RecordedModelRequest;
-  if (runId && runId.length >= 4) parsed.messages = JSON.parse(JSON.stringify(parsed.messages, (_key, value: unknown) => (typeof value === 'string' ? value.split(runId).join(RUN_ID_PLACEHOLDER) : value))) as Record<string, unknown>[];
+  if (runId) parsed.messages = JSON.parse(JSON.stringify(parsed.messages, (_key, value: unknown) => (typeof value === 'string' ? withoutRunId(value, runId) : value))) as Record<string, unknown>[];
   return parsed;
 }
 

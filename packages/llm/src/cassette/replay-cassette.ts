@@ -1,6 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import {
@@ -30,8 +30,10 @@ export interface ReplayCassetteOptions {
   mode?: ReplayMode;
   /** The run's initial context (as `--set`). */
   context?: Record<string, unknown>;
-  /** Model flags (as `--model`, `--base-url`, `--backend`); default those the cassette was recorded with. */
+  /** Model flags (as `--model`, `--base-url`, `--backend`): each replaces the one the cassette was recorded with, as the flags of `orchestra run --replay` do. */
   flags?: ModelFlags;
+  /** The home directory whose `.orchestra/orchestra.yaml` applies (default `HOME` of `env`): a test can keep the developer's settings out. */
+  home?: string;
   /** Where the run is kept; default a new temporary directory. */
   logsRoot?: string;
   /** Where tool commands would run and config is searched from; default the working directory. */
@@ -79,11 +81,12 @@ export async function replayCassette(options: ReplayCassetteOptions): Promise<Re
   if (!loaded.ok || !loaded.graph) throw new ValidationError(loaded.diagnostics);
   const workdir = options.workdir ?? process.cwd();
   const env = options.env ?? process.env;
-  const config = loadConfig({ pipelineFile: file, cwd: workdir, home: homedir(), env });
+  // The home directory is env's HOME unless given: a test passing env: {} keeps ~/.orchestra out.
+  const config = loadConfig({ pipelineFile: file, cwd: workdir, ...(options.home !== undefined ? { home: options.home } : {}), env });
   const backend = createModelBackend({
     config,
     env,
-    flags: options.flags ?? (player.header.flags as ModelFlags),
+    flags: { ...(player.header.flags as ModelFlags), ...options.flags },
     cassette: player,
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.phases ? { phases: options.phases } : {}),

@@ -14,6 +14,7 @@ import { conferenceRoles, configuredTemplates } from '../config/conference-roles
 import { createToolHookGuard, createWorkspaceTools, hooksFor } from '../tools/index.js';
 import { CHIEF_SYSTEM, toolRequiredReminder } from './chief-prompt.js';
 import { withReceipts } from './receipt-tools.js';
+import type { ToolCallGuard } from '../tools/tool-call-guard.js';
 
 /** What {@link createConferenceBackend} needs. */
 export interface ConferenceBackendOptions {
@@ -28,6 +29,8 @@ export interface ConferenceBackendOptions {
   cannotRun?: ConferenceBackend['cannotRun'];
   /** Wraps the chief's workspace tools before receipts are added (a cassette records or answers their calls). */
   wrapTools?: (node: GraphNode, tools: StructuredToolInterface[]) => StructuredToolInterface[];
+  /** Wraps the chief's tool hooks (a cassette records or answers their verdicts). */
+  wrapGuard?: (node: GraphNode, guard: ToolCallGuard) => ToolCallGuard;
 }
 
 function bind(model: BaseChatModel, tools: Parameters<NonNullable<BaseChatModel['bindTools']>>[0]): ChatRunnable {
@@ -63,7 +66,8 @@ export function createConferenceBackend(options: ConferenceBackendOptions): Conf
       const tools = withReceipts(options.wrapTools ? options.wrapTools(request.node, workspaceTools) : workspaceTools, request.receipt);
       const hooks = hooksFor(request.node, request.graph);
       const stageDir = request.stage.directory();
-      const guard = hooks.pre !== undefined || hooks.post !== undefined ? createToolHookGuard({ hooks, nodeId: request.node.id, cwd: request.workdir, stageDir, ...processes }) : undefined;
+      const hooked = hooks.pre !== undefined || hooks.post !== undefined ? createToolHookGuard({ hooks, nodeId: request.node.id, cwd: request.workdir, stageDir, ...processes }) : undefined;
+      const guard = hooked && options.wrapGuard ? options.wrapGuard(request.node, hooked) : hooked;
       const messages: BaseMessage[] = [new SystemMessage(CHIEF_SYSTEM), new HumanMessage(request.question)];
       const loop = (maxTurns: number) =>
         runAgentLoop(messages, {

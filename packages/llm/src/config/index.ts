@@ -44,6 +44,6 @@ export { DEFAULT_CLI_AGENT_TIMEOUT_MS, cliAgentSettings, type CliAgentSettings }
 export { chatSettings, interviewerSettings, type InterviewerSettings } from './interviewer-settings.js';
 export { conferenceRoles, configuredTemplates, roleNames, unknownRoleMessage } from './conference-roles.js';
 export { isKnownProvider, knownProviders } from './provider-names.js';
-export { priceOf, PricesConfigSchema, type ModelPrice, type PricesConfig } from './prices.js';
 export { apiKeyValues, apiKeyVariables } from './api-key-variables.js';
+export { priceOf, PricesConfigSchema, type ModelPrice, type PricesConfig } from './prices.js';
 export { simulationWithRoles } from './simulated-roles.js';
