@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NETWORK_GUARD, reply, startScriptedOpenAIServer, toolCall, type ScriptedOpenAIServer } from '@orchestra/testing';
+import { NETWORK_GUARD, reply, startScriptedAnthropicServer, startScriptedOpenAIServer, toolCall, type ScriptedOpenAIServer } from '@orchestra/testing';
 import { BIN, ROOT, modelFreeEnv, tempDir } from './cli-helpers.js';
 import { cli, cliSession, cliWith, type CliSession } from './in-process.js';
 import { spawn } from 'node:child_process';
@@ -231,6 +231,25 @@ describe('orchestra chat', { timeout: 30_000 }, () => {
       expect(result.code).toBe(0);
       expect(sessionModels()).toEqual(['talker-id']);
       expect(stageModels()).toEqual(['fast-id']);
+    });
+
+    it('chat.model may name a Claude model: the session agent talks to Anthropic through its own client', async () => {
+      const anthropic = await startScriptedAnthropicServer({ apiKey: 'ant-key' });
+      try {
+        anthropic.respondWith(() => reply('Hello from Claude.'));
+        const dir = aliasProject('chat:\n  model: claude-talker\n');
+        const result = await cliWith(['chat', '--project', dir, '--model', 'fast'], {
+          env: modelFreeEnv({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: model.url, ANTHROPIC_API_KEY: 'ant-key', ANTHROPIC_BASE_URL: anthropic.url }),
+          input: 'hi\n',
+        });
+        expect(result.stderr).toBe('');
+        expect(result.code).toBe(0);
+        expect(result.stdout).toContain('orchestra › Hello from Claude.');
+        expect(anthropic.messages.map((r) => r.model)).toEqual(['claude-talker']);
+        expect(model.completions).toHaveLength(0);
+      } finally {
+        await anthropic.close();
+      }
     });
 
     it('a misspelt key under chat: is refused with a suggestion', async () => {

@@ -31,6 +31,7 @@ export { createAgentBackend, type AgentBackendOptions } from './backends/agent-b
 export { createCliAgentBackend, type CliAgentBackend, type CliAgentBackendOptions } from './backends/cli-backend.js';
 export { ThreadSessions } from './fidelity/thread-sessions.js';
 export { ChatCompletionsOpenAI, DEFAULT_REQUEST_TIMEOUT_MS, createChatOpenAI } from './models/chat-openai.js';
+export { createChatModel } from './models/create-chat-model.js';
 
 // Cassettes: recorded model traffic (the recorder and player are in @orchestra/core).
 export { replayCassette, type ReplayCassetteOptions, type ReplayCassetteResult } from './cassette/replay-cassette.js';

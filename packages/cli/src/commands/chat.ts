@@ -56,7 +56,7 @@ export async function chatCommand(flags: ChatFlags, io: CliIO): Promise<number> 
   }
   const { InteractiveSession, ProjectWorkspace, RunLauncher } = await import('@orchestra/chat');
   const { chatSettings, resolveChatModel } = await import('@orchestra/llm/config');
-  const { createChatOpenAI } = await import('@orchestra/llm');
+  const { createChatModel } = await import('@orchestra/llm');
   const configFrom = join(projectDir, 'chat.dot');
   let session: InstanceType<typeof InteractiveSession>;
   let launcher: InstanceType<typeof RunLauncher>;
@@ -65,7 +65,8 @@ export async function chatCommand(flags: ChatFlags, io: CliIO): Promise<number> 
   try {
     const config = await loadRunConfig(configFrom);
     // The session agent's own model (chat.model, else --model); the runs' stages keep the models they name.
-    const model = createChatOpenAI(resolveChatModel({ config, env: process.env, flags: models }));
+    // Through the provider's own client: chat.model may name a Claude, Gemini or Ollama model.
+    const model = createChatModel(resolveChatModel({ config, env: process.env, flags: models }));
     const workspace = new ProjectWorkspace(projectDir).ensure();
     // A new session does not silently replace a saved one: it is kept beside it.
     const kept = flags.resume ? undefined : workspace.archiveSession();
