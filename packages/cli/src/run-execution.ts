@@ -132,6 +132,7 @@ export function resumeFlags(flags: RunFlags): string[] {
   if (flags.baseUrl) args.push('--base-url', flags.baseUrl);
   if (flags.backend) args.push('--backend', flags.backend);
   if (flags.park) args.push('--park');
+  if (flags.otel) args.push('--otel');
   return args;
 }
 

@@ -141,8 +141,10 @@ describe('traces of orchestra run', () => {
 
   it('a parked run ends its span as parked; its resume is a run span of its own, resumed', async () => {
     const dir = join(tempDir(), 'gate');
-    const parked = await cliWith(['run', 'fixtures/human-gate.dot', '--simulate', '--park', '--quiet', '--logs-dir', dir], { env: tracedEnv() });
+    const parked = await cliWith(['run', 'fixtures/human-gate.dot', '--simulate', '--park', '--otel', '--quiet', '--logs-dir', dir], { env: tracedEnv() });
     expect(parked.code).toBe(3);
+    // --otel is not recorded with the run: the command printed to go on repeats it.
+    expect(parked.stderr).toMatch(/orchestra resume \S+ .*--otel/);
     const first = one(receiver.spans(), 'run Review');
     expect(first.attributes['orchestra.run.status']).toBe('parked');
     const resumed = await cliWith(['resume', dir, '--simulate', '--auto-approve', '--quiet'], { env: tracedEnv() });

@@ -116,6 +116,8 @@ export async function runLoaded(run: LoadedRun, flags: RunCommandFlags, io: CliI
     context: run.context,
     options: { ...recordRunOptions(flags), ...(flags.replay !== undefined ? { replay: resolve(flags.replay) } : {}) },
   };
+  // --otel is not recorded with the run: the printed resume command repeats it.
+  const otelHint = flags.otel ? ['--otel'] : [];
   const spec = storeSpec(flags);
   if (spec === undefined && flags.detach) {
     io.stderr('orchestra: --detach queues the run for workers: name their database with --store postgres://… (or $ORCHESTRA_STORE)\n');
@@ -141,7 +143,7 @@ export async function runLoaded(run: LoadedRun, flags: RunCommandFlags, io: CliI
           return ExitCode.ok;
         }
         const storeArgs = flags.store !== undefined ? ['--store', store.display] : [];
-        return await execute(io, flags, 0, setup, storeArgs, (attach) => supervisor.start(request, attach), { runRef: (id) => id, storeArgs, queuedOnAnswer: store.dispatch !== undefined });
+        return await execute(io, flags, 0, setup, [...storeArgs, ...otelHint], (attach) => supervisor.start(request, attach), { runRef: (id) => id, storeArgs, queuedOnAnswer: store.dispatch !== undefined });
       } finally {
         await store.close();
       }
@@ -149,7 +151,7 @@ export async function runLoaded(run: LoadedRun, flags: RunCommandFlags, io: CliI
   }
   // A run directory given: run <name> of its parent; else a new run in .orchestra/runs.
   const target = flags.logsDir ? cliRun(resolve(flags.logsDir), runSetup, types) : { supervisor: cliRuns(dirname(defaultLogsRoot(graph.name)), runSetup, types), id: undefined };
-  return execute(io, flags, 0, setup, [], (attach) => target.supervisor.start({ ...request, ...(target.id !== undefined ? { id: target.id } : {}) }, attach));
+  return execute(io, flags, 0, setup, otelHint, (attach) => target.supervisor.start({ ...request, ...(target.id !== undefined ? { id: target.id } : {}) }, attach));
 }
 
 export { resumeCommand, type ResumeCommandFlags } from './resume.js';
