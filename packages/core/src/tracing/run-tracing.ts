@@ -91,6 +91,9 @@ const key = (a: string, b: string) => `${a}\u0000${b}`;
  *
  * @example
  * ```ts
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
  * import { trace } from '@opentelemetry/api';
  * import { loadPipeline, runPipeline, simulationBackend } from '@orchestra/core';
  * import { createRunTracing } from '@orchestra/core/tracing';
@@ -99,7 +102,15 @@ const key = (a: string, b: string) => `${a}\u0000${b}`;
  * if (!graph) throw new Error('invalid pipeline');
  * // With a registered tracer provider (the OpenTelemetry SDK), the spans are exported; without one they cost next to nothing.
  * const tracing = createRunTracing(trace.getTracer('my-app'));
- * await runPipeline(graph, { backend: simulationBackend, onEvent: tracing.onEvent, onChildEvent: tracing.onChildEvent });
+ * const result = await runPipeline(graph, {
+ *   backend: simulationBackend,
+ *   logsRoot: join(mkdtempSync(join(tmpdir(), 'traced-')), 'run'),
+ *   onEvent: tracing.onEvent,
+ *   onChildEvent: tracing.onChildEvent,
+ * });
+ * console.log(result.status);
+ * // Prints:
+ * // success
  * ```
  */
 export function createRunTracing(tracer: Tracer, options: RunTracingOptions = {}): RunTracing {

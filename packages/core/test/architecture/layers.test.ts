@@ -23,7 +23,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['run', 'cassette'],
   ['runner'],
   ['supervisor'],
-  ['index.ts', 'store.ts', 'handlers.ts', 'human.ts'],
+  ['tracing'],
+  ['index.ts', 'store.ts', 'handlers.ts', 'human.ts', 'tracing.ts'],
 ];
 
 function layerOf(top: string): number {

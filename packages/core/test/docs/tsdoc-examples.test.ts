@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
 import ts from 'typescript';
@@ -79,12 +80,18 @@ function entrySources(): Map<string, string> {
   return sources;
 }
 
-/** The example as a module of its own: its `@orchestra/*` imports point at the workspace's sources. */
+/** Packages `@orchestra/core` depends on (an example may import them, as its users have them), resolved from core. */
+const CORE_MANIFEST = join(ROOT, 'packages/core/package.json');
+const coreDependencies = new Set(Object.keys((JSON.parse(readFileSync(CORE_MANIFEST, 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {}));
+const fromCore = createRequire(CORE_MANIFEST);
+
+/** The example as a module of its own: its `@orchestra/*` imports point at the workspace's sources, core's dependencies at core's copies. */
 function asModule(example: Example, sources: Map<string, string>): string {
   return example.code.replace(/from '([^']+)'/g, (_, specifier: string) => {
     if (specifier.startsWith('node:')) return `from '${specifier}'`;
+    if (coreDependencies.has(specifier)) return `from '${fromCore.resolve(specifier)}'`;
     const source = sources.get(specifier);
-    if (!source) throw new Error(`${example.where}: the example imports ${specifier}, which is neither node: nor an @orchestra entry point`);
+    if (!source) throw new Error(`${example.where}: the example imports ${specifier}, which is neither node:, a dependency of @orchestra/core nor an @orchestra entry point`);
     return `from '${source}'`;
   });
 }
