@@ -3,6 +3,7 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   test: {
     name: 'testing',
+    isolate: false,
     include: ['test/**/*.test.ts'],
   },
 });
