@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { hasErrors } from '../diagnostics/diagnostic.js';
 import { parsePipelineSource } from '../dot/parse-pipeline-source.js';
-import type { Graph } from '../graph/model.js';
 import type { LintRule } from '../lint/lint-rule.js';
 import { validate } from '../lint/validate.js';
 import { BUILT_IN_TRANSFORMS } from '../transforms/built-in-transforms.js';
@@ -11,18 +10,10 @@ import { OrchestraError } from '../errors.js';
 import { pathProblem } from '../os/path-problem.js';
 import { checkOutputFiles } from './output-files.js';
 import { checkSubPipelines } from './sub-pipelines.js';
+import type { LoadResult } from './load-result.js';
 
-/** The outcome of loading a pipeline: the prepared graph (if parsing got that far) and every diagnostic. */
-export interface LoadResult {
-  /** The graph after transforms; absent when the source could not be parsed. */
-  graph?: Graph;
-  /** Syntax, dialect and lint findings, in that order. */
-  diagnostics: Diagnostic[];
-  /** True when a graph exists and no diagnostic is an error: the pipeline may run. */
-  ok: boolean;
-  /** The DOT text that was loaded (a run copies it into its directory for `resume`). */
-  source: string;
-}
+export type { LoadResult } from './load-result.js';
+
 
 /** Options of {@link createPipelineLoader}. */
 export interface PipelineLoaderOptions {

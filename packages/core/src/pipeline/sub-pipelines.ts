@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Graph, GraphNode } from '../graph/model.js';
-import type { LoadResult } from './pipeline-loader.js';
+import type { LoadResult } from './load-result.js';
 
 /** The rule name of the sub-pipeline checks. */
 export const SUB_PIPELINE_RULE = 'sub_pipeline';

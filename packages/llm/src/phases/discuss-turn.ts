@@ -5,7 +5,7 @@ import { runAgentLoop, type AgentLoopResult } from '../backends/agent-loop.js';
 import type { ChatRunnable } from '../backends/call-model.js';
 import type { ToolCallGuard } from '../tools/tool-call-guard.js';
 import { READY_TOOL, discussTools, readyTool } from './discuss-tools.js';
-import type { PhaseModel } from './phased-stage.js';
+import type { PhaseModel } from './phase-model.js';
 
 /** What the model is told when a Discuss turn has used its `max_tool_rounds` tool round-trips: its next reply ends the turn. */
 export function toolRoundsNote(rounds: number): string {

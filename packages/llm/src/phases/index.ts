@@ -14,7 +14,8 @@ export { issueCount, toolErrorFeedback, validationFeedback, type ValidationFeedb
 export { DEFAULT_DIRECT_DISCUSS_TURNS, DEFAULT_INTERACTIVE_DISCUSS_TURNS, DEFAULT_MAX_TOOL_ROUNDS, isPhasedNode, phaseNode, phaseSpec, phasedNodeProblem, type PhaseName, type PhaseRegistry, type PhaseSpec } from './phase-spec.js';
 export { READY_TOOL } from './discuss-tools.js';
 export { toolRoundsNote } from './discuss-turn.js';
-export { DIRECT_MODE_CONTINUE, DIRECT_MODE_INSTRUCTIONS, DIRECT_MODE_REMINDER, PHASE_FILES, SERIALIZE_SYSTEM, SUMMARIZE_INSTRUCTION, finishPhases, runPhasedStage, type FinishPhasesOptions, type PhaseModel, type PhaseRequest, type PhasedStageOptions } from './phased-stage.js';
+export { DIRECT_MODE_CONTINUE, DIRECT_MODE_INSTRUCTIONS, DIRECT_MODE_REMINDER, PHASE_FILES, SERIALIZE_SYSTEM, SUMMARIZE_INSTRUCTION, finishPhases, runPhasedStage, type FinishPhasesOptions, type PhaseRequest, type PhasedStageOptions } from './phased-stage.js';
+export type { PhaseModel } from './phase-model.js';
 export { INTERACTIVE_MODE_INSTRUCTIONS, INTERACTIVE_MODE_REMINDER, PhasedConversation, type PhasedConversationOptions } from './phased-conversation.js';
 export { DEFAULT_VALIDATION_RETRIES, SerializeError, finalizationToolName, serializeArtifact, type SerializeAttempt, type SerializeErrorCode, type SerializeOptions, type SerializeResult } from './serialize.js';
 export { issuesBySection, sectionSchema, sectionToolName } from './artifact-sections.js';

@@ -7,7 +7,8 @@ import type { ToolCallGuard } from '../tools/tool-call-guard.js';
 import { READY_TOOL } from './discuss-tools.js';
 import { runDiscussTurn } from './discuss-turn.js';
 import { phaseNode, type PhaseSpec } from './phase-spec.js';
-import { finishPhases, reporterFor, type PhaseModel } from './phased-stage.js';
+import { finishPhases, reporterFor } from './phased-stage.js';
+import type { PhaseModel } from './phase-model.js';
 
 /** The mode instructions of an interactive Discuss, first in the conversation (the sandwich's top slice). */
 export const INTERACTIVE_MODE_INSTRUCTIONS =

@@ -1,4 +1,3 @@
-import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, mapChatMessagesToStoredMessages, mapStoredMessagesToChatMessages, type BaseMessage, type StoredMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { CodergenRequest, JsonValue, LlmReporter, Outcome, TokenUsage } from '@orchestra/core';
@@ -11,7 +10,7 @@ import { runDiscussTurn } from './discuss-turn.js';
 import { phaseNode, type PhaseName, type PhaseSpec } from './phase-spec.js';
 import { serializeArtifact, type SerializeAttempt } from './serialize.js';
 import { serializeSections, type SectionsProgress } from './serialize-sections.js';
-import type { ModelPrice } from '../config/prices.js';
+import type { PhaseModel } from './phase-model.js';
 
 /** Files a phased node leaves in its stage. */
 export const PHASE_FILES = { summary: 'summary.md', output: 'output.json', phases: 'phases.json' } as const;
@@ -35,14 +34,6 @@ export const SUMMARIZE_INSTRUCTION =
 /** Serialize's system prompt. */
 export const SERIALIZE_SYSTEM = 'You turn a brief into a structured result by calling the one tool you have, with every field filled from the brief. Do not invent identifiers the brief does not contain.';
 
-/** A model for one phase. */
-export interface PhaseModel {
-  model: BaseChatModel;
-  name: string;
-  wrapError?: (error: unknown) => unknown;
-  /** What its tokens cost (`orchestra.yaml` `prices`), when known. */
-  price?: ModelPrice | undefined;
-}
 
 /** What a phased stage needs besides the request. */
 export interface PhasedStageOptions {
