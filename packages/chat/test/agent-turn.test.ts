@@ -7,6 +7,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { EventEmitter } from 'eventemitter3';
 import { CallbackInterviewer, type Answer } from '@orchestra/core';
 import { ChatCompletionsOpenAI } from '@orchestra/llm';
+import { CUT_OFF_CALL_RESULT } from '@orchestra/llm/agent';
 import { reply, startScriptedOpenAIServer, toolCall, toolCalls, type ScriptedOpenAIServer } from '@orchestra/testing';
 import { MAX_CALLS_PER_TURN, ProjectWorkspace, SessionMachine, type SessionEvents } from '../src/index.js';
 import { agentTurn } from '../src/session/agent-turn.js';
@@ -135,6 +136,15 @@ describe('the session tools check their arguments before acting', { timeout: 30_
       'update_context refused: the call has unknown key "content". Nothing was changed.',
       'update_context refused: text must be a string, not a number. Nothing was changed.',
     ]);
+    expect(ctx.workspace.context()).toBe('# Project context\n\nKeep me.\n');
+  });
+
+  it('a call cut off at the output token limit is not run, though LangChain completed its JSON', async () => {
+    model.enqueue(toolCalls([{ name: 'update_context', arguments: '{"text":"# Project context\\n\\nThe first half of the no' }], { finishReason: 'length' }), reply('It was cut; I will send it in parts.'));
+    const { ctx, turn, toolAnswers } = chatting('note it');
+    ctx.workspace.writeContext('# Project context\n\nKeep me.\n');
+    await turn();
+    expect(toolAnswers()).toEqual([CUT_OFF_CALL_RESULT]);
     expect(ctx.workspace.context()).toBe('# Project context\n\nKeep me.\n');
   });
 

@@ -10,6 +10,7 @@
 // The agent loop and one model call.
 export { TOOL_CALLS_FILE, runAgentLoop, type AgentLoopOptions, type AgentLoopResult } from './backends/agent-loop.js';
 export { callModel, type ChatRunnable, type ModelReply } from './backends/call-model.js';
+export { CUT_OFF_CALL_RESULT, stoppedAtTokenLimit } from './backends/token-limit.js';
 export { retryAfterFrom } from './errors/provider-error.js';
 
 // A command-line agent's files.

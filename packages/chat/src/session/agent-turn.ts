@@ -1,5 +1,5 @@
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
-import { callModel } from '@orchestra/llm/agent';
+import { CUT_OFF_CALL_RESULT, callModel, stoppedAtTokenLimit } from '@orchestra/llm/agent';
 import { textOf } from './conversation-turns.js';
 import type { SessionContext } from './session-context.js';
 import type { SessionMachine } from './session-machine.js';
@@ -22,8 +22,8 @@ function endTurn(machine: SessionMachine): void {
   else if (machine.state.startsWith('PROCESSING')) machine.fire('summarized');
 }
 
-/** One model call on the prompt and the transcript, its text streamed as `delta` events and its tokens counted. */
-async function callAgent(ctx: SessionContext, agent: SessionAgent): Promise<AIMessage> {
+/** One model call on the prompt and the transcript, its text streamed as `delta` events and its tokens counted; `cutOff`: it stopped at the output token limit. */
+async function callAgent(ctx: SessionContext, agent: SessionAgent): Promise<{ message: AIMessage; cutOff: boolean }> {
   // Streamed (the agent's text reaches the terminal as it comes); `invoke` would estimate tokens with tables it downloads.
   const reply = await callModel(agent.model, [sessionPrompt(ctx.workspace, agent.identity), ...ctx.data.transcript], {
     signal: new AbortController().signal,
@@ -35,7 +35,7 @@ async function callAgent(ctx: SessionContext, agent: SessionAgent): Promise<AIMe
     ctx.data.usage.output_tokens += reply.usage.outputTokens;
     ctx.data.usage.total_tokens += reply.usage.totalTokens;
   }
-  return new AIMessage({ content: reply.message.content, tool_calls: reply.message.tool_calls ?? [] });
+  return { message: new AIMessage({ content: reply.message.content, tool_calls: reply.message.tool_calls ?? [] }), cutOff: stoppedAtTokenLimit(reply.message) };
 }
 
 /** Calls the agent until it answers without a tool call (or a cancelled proposal ends the turn). */
@@ -43,13 +43,14 @@ async function loop(ctx: SessionContext, agent: SessionAgent, reaskPending: bool
   const { data } = ctx;
   for (let calls = 0; calls < MAX_CALLS_PER_TURN; calls += 1) {
     let message: AIMessage;
+    let cutOff = false;
     const last = data.transcript[data.transcript.length - 1];
     if (reaskPending && last instanceof AIMessage && last.tool_calls?.length) {
       message = last;
       reaskPending = false;
     } else {
       if (ctx.detached) return;
-      message = await callAgent(ctx, agent);
+      ({ message, cutOff } = await callAgent(ctx, agent));
       data.transcript.push(message);
     }
     const toolCalls = message.tool_calls ?? [];
@@ -61,6 +62,11 @@ async function loop(ctx: SessionContext, agent: SessionAgent, reaskPending: bool
     }
     if (textOf(message)) ctx.events.emit('agent', textOf(message));
     for (const [index, call] of toolCalls.entries()) {
+      // At the token limit the last call's arguments may be cut off (their JSON completed where it stopped): not run.
+      if (cutOff && index === toolCalls.length - 1) {
+        data.transcript.push(new ToolMessage({ tool_call_id: call.id ?? `call_${data.transcript.length}`, content: CUT_OFF_CALL_RESULT }));
+        continue;
+      }
       const end = await answerToolCall(ctx, call, call.id ?? `call_${data.transcript.length}`);
       if (end === 'detached') return;
       if (end === 'cancelled') {

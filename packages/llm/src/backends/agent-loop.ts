@@ -9,6 +9,7 @@ import { addUsage } from '@orchestra/core/store';
 import type { LlmErrorCode } from '../errors/llm-error-codes.js';
 import type { PendingToolCall, ToolCallGuard } from '../tools/tool-call-guard.js';
 import { callModel, type ChatRunnable } from './call-model.js';
+import { CUT_OFF_CALL_RESULT, stoppedAtTokenLimit } from './token-limit.js';
 import type { ModelPrice } from '../config/prices.js';
 
 /** The per-stage tool call log, in the stage directory: one JSON line per call. */
@@ -107,9 +108,11 @@ export async function runAgentLoop(messages: BaseMessage[], options: AgentLoopOp
     // Keep a plain AIMessage in the history (a merged chunk carries streaming-only fields).
     messages.push(new AIMessage({ content: reply.message.content, tool_calls: calls, ...(reply.message.usage_metadata ? { usage_metadata: reply.message.usage_metadata } : {}) }));
     if (calls.length === 0) return { text: reply.message.text, calls: turn, ...(usage ? { usage } : {}) };
-    for (const raw of calls) {
+    // At the token limit the last call's arguments may be cut off (LangChain closes the JSON where it stopped): it is not run.
+    const cutOff = stoppedAtTokenLimit(reply.message) ? calls.length - 1 : -1;
+    for (const [index, raw] of calls.entries()) {
       const call: PendingToolCall = { id: raw.id ?? `call_${turn}_${raw.name}`, name: raw.name, args: (raw.args ?? {}) as Record<string, unknown> };
-      messages.push(await runToolCall(call, step));
+      messages.push(await runToolCall(call, step, index === cutOff));
     }
     if (options.stopOn !== undefined && calls.some((c) => c.name === options.stopOn)) return { text: reply.message.text, calls: turn, stopped: true, ...(usage ? { usage } : {}) };
     if (last) return { text: reply.message.text, calls: turn, ...(usage ? { usage } : {}) };
@@ -117,7 +120,7 @@ export async function runAgentLoop(messages: BaseMessage[], options: AgentLoopOp
   throw new AgentTurnLimitError(options.nodeId, options.maxTurns);
 }
 
-async function runToolCall(call: PendingToolCall, options: AgentLoopOptions): Promise<ToolMessage> {
+async function runToolCall(call: PendingToolCall, options: AgentLoopOptions, cutOff = false): Promise<ToolMessage> {
   const started = performance.now();
   const finish = (content: string, status: ToolCallStatus): ToolMessage => {
     const durationMs = performance.now() - started;
@@ -126,6 +129,7 @@ async function runToolCall(call: PendingToolCall, options: AgentLoopOptions): Pr
     logToolCall(options.stageDir, call, status, content, durationMs);
     return new ToolMessage({ content, tool_call_id: call.id, name: call.name, status: status === 'ok' ? 'success' : 'error' });
   };
+  if (cutOff) return finish(CUT_OFF_CALL_RESULT, 'refused');
   const tool = options.tools.get(call.name);
   if (!tool) {
     return finish(`error: there is no tool named ${JSON.stringify(call.name)}; the tools are: ${[...options.tools.keys()].join(', ') || 'none'}`, 'refused');

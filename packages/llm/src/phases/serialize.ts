@@ -5,6 +5,7 @@ import { OrchestraError } from '@orchestra/core';
 import { addUsage } from '@orchestra/core/store';
 import type { LlmErrorCode } from '../errors/llm-error-codes.js';
 import { callModel, type ChatRunnable } from '../backends/call-model.js';
+import { stoppedAtTokenLimit } from '../backends/token-limit.js';
 import type { ArtifactIssues } from './schema-issues.js';
 import { validateArtifact, type ArtifactRules, type ArtifactVerdict } from './validate-artifact.js';
 import { issueCount, toolErrorFeedback, validationFeedback, type ValidationFeedback } from './validation-feedback.js';
@@ -142,7 +143,11 @@ export async function serializeArtifact(options: SerializeOptions): Promise<Seri
     }
     let feedback: ValidationFeedback;
     let args: unknown;
-    if (mine) {
+    if (mine && stoppedAtTokenLimit(reply.message)) {
+      // LangChain closes cut-off JSON where it stopped: what looks whole is not.
+      args = mine.args;
+      feedback = toolErrorFeedback('the call reached the output token limit before its arguments were complete, so nothing was taken; call it again, more briefly', toolName);
+    } else if (mine) {
       args = mine.args;
       const verdict = validateArtifact(mine.args, rules, options.context);
       if (verdict.ok) {

@@ -58,6 +58,15 @@ async function serialize(extra: Partial<Parameters<typeof serializeArtifact>[0]>
 }
 
 describe('Serialize: the finalization tool and the validation-retry loop', () => {
+  it('takes nothing from a call cut off at the output token limit, though its JSON was completed, and asks again', async () => {
+    // The cut arguments would pass the schema once LangChain closes them: "The jo" is a title, t_heist a thread.
+    server.enqueue(toolCall('submit_plan', '{"title":"The jo","threads":["t_heist"', { finishReason: 'length' }), toolCall('submit_plan', { title: 'The job', threads: ['t_heist'] }));
+    const { run, attempts } = await serialize();
+    await expect(run).resolves.toMatchObject({ artifact: { title: 'The job' }, attempts: 2 });
+    expect(attempts[0]?.outcome).toMatchObject({ result: 'tool_error', issues: { invalid: [{ problem: expect.stringContaining('output token limit') }] } });
+    expect(JSON.stringify(server.completions[1]?.messages)).toContain('output token limit');
+  });
+
   it('offers only submit_<node>, forced by tool_choice, with the output schema as its parameters', async () => {
     server.enqueue(toolCall('submit_plan', { title: 'The job', threads: ['t_heist'] }));
     const { run } = await serialize();

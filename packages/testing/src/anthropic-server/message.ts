@@ -31,14 +31,14 @@ const STOP_REASONS: Record<string, string> = {
 };
 
 /**
- * `stop_reason` of an answer: `tool_use` for tool calls; for a reply, its
+ * `stop_reason` of an answer: `tool_use` for tool calls (unless the step
+ * gives a `finishReason`, such as `length`: `max_tokens`); for a reply, its
  * `finishReason` (`stop` → `end_turn`, `length` → `max_tokens`,
  * `content_filter` → `refusal`, Anthropic values such as `stop_sequence` as
  * they are), default `end_turn`.
  */
 export function stopReason(step: ReplyStep | ToolCallsStep): string {
-  if (step.kind === 'tool_calls') return 'tool_use';
-  const reason = step.finishReason ?? 'end_turn';
+  const reason = step.finishReason ?? (step.kind === 'tool_calls' ? 'tool_calls' : 'end_turn');
   return STOP_REASONS[reason] ?? reason;
 }
 

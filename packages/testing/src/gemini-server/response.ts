@@ -26,7 +26,7 @@ const FINISH_REASONS: Record<string, string> = {
  * such as `RECITATION` as they are), default `STOP`.
  */
 export function finishReason(step: ReplyStep | ToolCallsStep): string {
-  if (step.kind === 'tool_calls') return 'STOP';
+  if (step.kind === 'tool_calls' && step.finishReason === undefined) return 'STOP';
   const reason = step.finishReason ?? 'STOP';
   return FINISH_REASONS[reason] ?? reason;
 }

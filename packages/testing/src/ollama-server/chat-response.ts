@@ -46,7 +46,7 @@ export function argumentTexts(step: ToolCallsStep): string[] {
  * reports them.
  */
 export function doneReason(step: ReplyStep | ToolCallsStep): string {
-  return step.kind === 'reply' ? (step.finishReason ?? 'stop') : 'stop';
+  return step.finishReason ?? 'stop';
 }
 
 /**

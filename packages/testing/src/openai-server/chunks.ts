@@ -83,7 +83,7 @@ export function completionChunks(step: ReplyStep | ToolCallsStep, context: Compl
     });
   }
   if (deltas.length === 0) deltas.push({ content: '' });
-  const finishReason = step.kind === 'reply' ? (step.finishReason ?? 'stop') : 'tool_calls';
+  const finishReason = step.finishReason ?? (step.kind === 'reply' ? 'stop' : 'tool_calls');
   return deltas.map((delta, position) =>
     chunk(
       context,

@@ -62,6 +62,12 @@ export interface ToolCallsStep {
   chunkDelayMs?: number;
   /** `model` of the answer; default the model of the request. */
   model?: string;
+  /**
+   * `finish_reason` of the answer; default `"tool_calls"`. `"length"` says the
+   * reply was cut at the token limit (give a call cut-off `arguments` text to
+   * go with it). The Anthropic server reports `length` as `max_tokens`.
+   */
+  finishReason?: string;
 }
 
 /** Answer with an HTTP error and an error body shaped as the server's API shapes it. */
