@@ -19,6 +19,7 @@ const entries = [
   ['store-main', ['@langchain/*', 'pg-native']],
   ['store-child', ['@langchain/*']],
   ['workers-main', ['pg-native']],
+  ['list-main', ['pg-native']],
 ];
 for (const [entry, external] of entries) {
   await build({

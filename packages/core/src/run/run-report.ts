@@ -51,10 +51,20 @@ async function pipelineGraph(store: RunStore, manifest: Manifest): Promise<Graph
   const source = await store.readSource();
   if (source === undefined) return undefined;
   checkPipelineHash(store.location, manifest, source);
+  // Runs of one pipeline share its parsed graph (a listing of many runs parses each pipeline once).
+  const hash = manifest.pipeline_sha256 as string;
+  const known = parsedPipelines.get(hash);
+  if (known) return known;
   const { graph } = parsePipelineSource(source, `${store.location}/pipeline.dot`);
   if (!graph) throw new CheckpointError(`${store.location}/pipeline.dot, the run's copy of its pipeline, no longer parses`);
+  if (parsedPipelines.size >= PARSED_PIPELINES_KEPT) parsedPipelines.delete(parsedPipelines.keys().next().value as string);
+  parsedPipelines.set(hash, graph);
   return graph;
 }
+
+/** How many parsed pipelines {@link pipelineGraph} keeps (by the SHA-256 of their source, oldest dropped first). */
+const PARSED_PIPELINES_KEPT = 64;
+const parsedPipelines = new Map<string, Graph>();
 
 /**
  * Reads where a run stands: the checkpoint and journal folded by `restore`,
