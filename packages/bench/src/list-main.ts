@@ -41,14 +41,14 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
-async function measure(name: string, catalogue: RunCatalogue & { store(id: string): RunStore }): Promise<void> {
+async function measure(name: string, catalogue: RunCatalogue): Promise<void> {
   const ids: string[] = [];
   for (let i = 0; i < kept; i++) {
     const store = await catalogue.create(graph!.name);
     await runPipeline(graph!, { backend: simulationBackend, store, source });
     ids.push(store.location.split('/').at(-1) as string);
   }
-  const stores = ids.map((id) => catalogue.store(id));
+  const stores = await Promise.all(ids.map((id) => catalogue.open(id)));
   const lists: number[] = [];
   const floors: number[] = [];
   for (let r = 0; r < rounds; r++) {

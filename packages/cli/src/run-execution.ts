@@ -212,7 +212,8 @@ export async function execute(
       return ExitCode.failed;
     }
     if (isOrchestraError(error)) {
-      const simulate = error.code === 'ORCH_NO_BACKEND' && !flags.simulate ? ' (or run with --simulate to try the pipeline with simulated responses)' : '';
+      // --simulate does not go with a cassette: it is no way out there.
+      const simulate = error.code === 'ORCH_NO_BACKEND' && !flags.simulate && !cassette ? ' (or run with --simulate to try the pipeline with simulated responses)' : '';
       io.stderr(`orchestra: ${escapeControl(error.message)}${simulate}\n`);
       return ExitCode.usage;
     }

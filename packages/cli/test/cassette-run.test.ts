@@ -91,7 +91,7 @@ describe('orchestra run --record / --replay', () => {
     const dir = project();
     const refused = await cliWith(['run', 'release.dot', '--model', 'scripted-model', '--backend', 'cli', '--record', 'release.cassette'], { cwd: dir, env: modelFreeEnv({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: KEY }) });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/runs on the cli backend, whose model traffic a cassette cannot hold/);
+    expect(refused.stderr).toMatch(/runs on the cli backend, whose model traffic a cassette cannot hold: record and replay it on the chat or agent backend \(--backend\)\n$/);
     expect(refused.stderr).not.toContain('recorded the run');
     expect(existsSync(join(dir, 'release.cassette'))).toBe(false);
   });
@@ -133,6 +133,8 @@ describe('orchestra run --record / --replay', () => {
       [['--record', 'a.cassette', '--simulate'], /a simulated run has none/],
       [['--record', 'a.cassette', '--park'], /drop --park/],
       [['--record', 'a.cassette', '--store', 'runs'], /does not go with --store or --detach/],
+      // A mistyped name must not overwrite the pipeline (or any file that is not a cassette).
+      [['--model', 'm', '--record', 'release.dot'], /release\.dot exists and is not a cassette; --record writes a new file or replaces a cassette/],
     ];
     for (const [flags, message] of cases) {
       const result = await cliWith(['run', 'release.dot', ...flags], { cwd: dir, env: modelFreeEnv() });
@@ -140,5 +142,6 @@ describe('orchestra run --record / --replay', () => {
       expect(result.stderr).toMatch(message);
     }
     expect(readdirSync(dir).sort()).toEqual(['README.md', 'answers.json', 'release.dot']);
+    expect(readFileSync(join(dir, 'release.dot'), 'utf8')).toBe(PIPELINE);
   });
 });

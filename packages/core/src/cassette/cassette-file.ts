@@ -1,4 +1,5 @@
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, open, readFile, writeFile } from 'node:fs/promises';
+import { OrchestraError } from '../errors.js';
 import { z } from 'zod';
 import { CassetteError } from './cassette-error.js';
 import { CassetteEntrySchema, CassetteHeaderSchema, type CassetteEntry, type CassetteHeader } from './cassette-format.js';
@@ -60,6 +61,34 @@ export async function readCassette(file: string): Promise<CassetteContents> {
   return { file, header, entries };
 }
 
+/** Why `file` may not be replaced by a new cassette: it is something else (not empty, and its first line no cassette header). */
+async function replaceProblem(file: string): Promise<string | undefined> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'EISDIR') return 'is a directory';
+    return undefined; // writing will say what is wrong
+  }
+  try {
+    if ((await handle.stat()).isDirectory()) return 'is a directory';
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+    const head = buffer.subarray(0, bytesRead).toString('utf8');
+    if (head.trim() === '') return undefined;
+    const first = head.split('\n')[0] as string;
+    try {
+      if (CassetteHeaderSchema.safeParse(JSON.parse(first)).success) return undefined;
+    } catch {
+      // not JSON: not a cassette
+    }
+    return 'exists and is not a cassette';
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Writes a cassette as a run goes: the header at once, then each exchange as
  * a line when it completes (in order, one write at a time), so a cassette of
@@ -78,8 +107,14 @@ export class CassetteWriter {
     });
   }
 
-  /** Creates (or replaces) `file` with `header` as its first line. */
+  /**
+   * Creates `file` with `header` as its first line, replacing an earlier
+   * cassette there; any other file is left alone (`ORCH_PATH`): a mistyped
+   * name must not overwrite a pipeline or a source file.
+   */
   static async create(file: string, header: CassetteHeader): Promise<CassetteWriter> {
+    const problem = await replaceProblem(file);
+    if (problem) throw new OrchestraError('ORCH_PATH', `${file} ${problem}; --record writes a new file or replaces a cassette: choose another name`);
     await writeFile(file, `${JSON.stringify(header)}\n`, 'utf8');
     return new CassetteWriter(file, Promise.resolve());
   }

@@ -53,6 +53,21 @@ describe('cassette files', () => {
     expect(entry?.response).toEqual({ text: 'echo [redacted]' });
   });
 
+  it('replaces an earlier cassette, never another file', async () => {
+    const file = await recorded([['model', 'a', {}, {}]]);
+    const again = await CassetteRecorder.create(file, { pipeline: 'P', source: SOURCE });
+    await again.flush();
+    expect((await readCassette(file)).entries).toEqual([]);
+    const pipeline = join(dir(), 'p.dot');
+    writeFileSync(pipeline, SOURCE);
+    const error = await failure(() => CassetteRecorder.create(pipeline, { pipeline: 'P', source: SOURCE }));
+    expect(error.code).toBe('ORCH_PATH');
+    expect(error.message).toBe(`${pipeline} exists and is not a cassette; --record writes a new file or replaces a cassette: choose another name`);
+    expect(readFileSync(pipeline, 'utf8')).toBe(SOURCE);
+    const folder = dir();
+    expect((await failure(() => CassetteRecorder.create(folder, { pipeline: 'P', source: SOURCE }))).message).toMatch(/is a directory; /);
+  });
+
   it('names the line of a damaged cassette', async () => {
     const file = await recorded([['model', 'a', {}, {}], ['model', 'a', {}, {}]]);
     const lines = readFileSync(file, 'utf8').split('\n');
