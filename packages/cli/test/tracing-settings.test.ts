@@ -15,6 +15,8 @@ describe('tracingSettings: whether a command sends traces, where and how', () =>
     expect(tracingSettings(undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector:4318/' })).toMatchObject({ shownUrl: 'https://collector:4318/v1/traces', protocol: 'http/protobuf' });
     expect(tracingSettings(undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector:4318/' })?.url).toBeUndefined();
     expect(tracingSettings(undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b/otel/v1/traces' })?.shownUrl).toBe('http://b/otel/v1/traces');
+    // Messages never show credentials written into the URL.
+    expect(tracingSettings(undefined, { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://user:s3cret@collector/v1/traces?token=abc' })?.shownUrl).toBe('https://collector/v1/traces');
   });
 
   it('the protocol, the service name and the timeout from their variables (the traces-specific ones first)', () => {

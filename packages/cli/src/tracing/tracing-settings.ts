@@ -47,6 +47,20 @@ function tracesUrl(env: NodeJS.ProcessEnv): string | undefined {
   return generic ? `${generic.replace(/\/+$/, '')}/v1/traces` : undefined;
 }
 
+/** A URL as messages show it: without a user name, password or query, which may hold credentials. */
+function shown(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password && !parsed.search) return url;
+    parsed.username = '';
+    parsed.password = '';
+    parsed.search = '';
+    return parsed.toString();
+  } catch {
+    return '(the OTLP endpoint, which is not a URL)';
+  }
+}
+
 /**
  * The tracing of a command given `--otel` (`flag`) in environment `env`, or
  * undefined when it sends no traces: neither the flag nor an endpoint
@@ -64,7 +78,7 @@ export function tracingSettings(flag: boolean | undefined, env: NodeJS.ProcessEn
   const url = fromEnv ? undefined : `${DEFAULT_OTLP_ENDPOINT}/v1/traces`;
   return {
     ...(url ? { url } : {}),
-    shownUrl: fromEnv ?? (url as string),
+    shownUrl: shown(fromEnv ?? (url as string)),
     protocol,
     serviceName: set(env.OTEL_SERVICE_NAME) ?? 'orchestra',
     flushTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_FLUSH_TIMEOUT_MS,
