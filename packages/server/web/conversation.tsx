@@ -9,10 +9,23 @@ const COMMANDS: Record<string, string> = {
   '/reject': 'reject and end; the stage fails',
 };
 
-function Message({ who, text, extra = '' }: { who: 'agent' | 'human'; text: string; extra?: string }) {
+/** Text a phased node's later phases stream after the conversation ended (the last agent message stays shown above it). */
+function finishing(streamed: StreamedText): boolean {
+  return streamed.phase === 'summarize' || streamed.phase === 'serialize';
+}
+
+/** Who writes, as a message shows it: a phased node's later phases are named, so a brief is not taken for a reply. */
+export function speakerOf(who: 'agent' | 'human', phase: string | null = null): string {
+  if (who === 'human') return 'You';
+  if (phase === 'summarize') return 'Agent · summary';
+  if (phase === 'serialize') return 'Agent · artifact';
+  return 'Agent';
+}
+
+function Message({ who, text, extra = '', phase = null }: { who: 'agent' | 'human'; text: string; extra?: string; phase?: string | null }) {
   return (
     <li class={`msg msg-${who} ${extra}`}>
-      <span class="msg-who">{who === 'agent' ? 'Agent' : 'You'}</span>
+      <span class="msg-who">{speakerOf(who, phase)}</span>
       <p class="msg-text">{text}</p>
     </li>
   );
@@ -85,7 +98,7 @@ export function ConversationView({
         {turns.map((t, i) => [<Message key={`a${i}`} who="agent" text={t.agent} />, <Message key={`h${i}`} who="human" text={t.human} />])}
         {pending !== null && <Message key={`p${turns.length}`} who="agent" text={pending} />}
         {showSent && sent && <Message key={`s${turns.length}`} who="human" text={sent.text} extra="msg-sending" />}
-        {pending === null && streamed && streamed.text && <Message key={`w${turns.length}`} who="agent" text={streamed.text} extra="msg-streaming" />}
+        {streamed && streamed.text && (pending === null || finishing(streamed)) && <Message key={`w${turns.length}-${streamed.phase ?? ''}`} who="agent" text={streamed.text} extra="msg-streaming" phase={streamed.phase} />}
       </ol>
       {waitingForAgent && (
         <p class="muted typing" role="status">

@@ -6,7 +6,14 @@ import type { StreamEvent } from './types.js';
 /** Agent text streamed in (`llm.delta`) per node: the message being written. */
 export interface StreamedText {
   turn: number | null;
+  /** The phase of a phased node that writes it (`discuss`, `summarize`, `serialize`); null for any other node. */
+  phase: string | null;
   text: string;
+}
+
+/** `before` with a streamed piece added: the same message goes on while its turn and phase stay the same; another starts a new one. */
+export function addDelta(before: StreamedText | undefined, piece: { turn: number | null; phase: string | null; text: string }): StreamedText {
+  return before && before.turn === piece.turn && before.phase === piece.phase ? { ...before, text: before.text + piece.text } : { ...piece };
 }
 
 export interface RunStream {
@@ -76,8 +83,8 @@ export function useRunStream(id: string, generation: number, onEvent: (type: str
         const data = parse(message.data);
         if (typeof data.nodeId !== 'string' || typeof data.text !== 'string') return;
         const turn = typeof data.turn === 'number' ? data.turn : null;
-        const before = deltas.current.get(data.nodeId);
-        deltas.current.set(data.nodeId, before && before.turn === turn ? { turn, text: before.text + data.text } : { turn, text: data.text });
+        const phase = typeof data.phase === 'string' ? data.phase : null;
+        deltas.current.set(data.nodeId, addDelta(deltas.current.get(data.nodeId), { turn, phase, text: data.text }));
         bump();
         callback.current('llm.delta');
       });

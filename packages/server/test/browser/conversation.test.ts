@@ -45,6 +45,26 @@ function streamingBackend() {
   return { backend, begin: begin.open, finish: finish.open };
 }
 
+/** A phased-like conversation: one reply, then on /done its finish streams a summary (phase summarize) held until the test lets it go. */
+function summarizingBackend() {
+  const finish = gate();
+  const backend: CodergenBackend & ConversationalBackend = {
+    run: async ({ node }) => `done: ${node.id}`,
+    startConversation: ({ report }) => ({
+      async send() {
+        return 'What should the shed hold?';
+      },
+      async finish({ signal }) {
+        report.delta('Brief: a shed ', 'summarize');
+        report.delta('for two bikes.', 'summarize');
+        await finish.wait(signal);
+        return { status: 'success' as const, notes: 'summarized' };
+      },
+    }),
+  };
+  return { backend, finish: finish.open };
+}
+
 const CHAT = `digraph Chat {
   start [shape=Mdiamond]
   exit  [shape=Msquare]
@@ -58,8 +78,11 @@ describe.skipIf(SKIP_BROWSER)('the run page in Chromium: conversations with an i
   let server: TestServer;
   const streaming = streamingBackend();
 
+  const summarizing = summarizingBackend();
+  let backend: CodergenBackend & ConversationalBackend = streaming.backend;
+
   beforeAll(async () => {
-    [browser, server] = await Promise.all([launchBrowser(), startTestServer({ backendFor: async () => streaming.backend })]);
+    [browser, server] = await Promise.all([launchBrowser(), startTestServer({ backendFor: async () => backend })]);
   }, 30_000);
 
   afterAll(async () => {
@@ -106,6 +129,28 @@ describe.skipIf(SKIP_BROWSER)('the run page in Chromium: conversations with an i
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
     await close();
+  });
+
+  it('a phased node’s summary streams under its own label, not as the agent’s next reply', async () => {
+    backend = summarizing.backend;
+    try {
+      const { id } = await server.startRun({ source: CHAT, file: 'chat.dot' });
+      const { page, outside, errors, close } = await openPage(browser, server);
+      await page.goto(`${server.url}/runs/${encodeURIComponent(id)}`);
+      const chat = page.getByTestId('conversation');
+      await untilText(chat, 'What should the shed hold?');
+      await chat.getByRole('button', { name: '/done' }).click();
+      const streamed = chat.locator('.msg-streaming');
+      await untilText(streamed, 'Brief: a shed for two bikes.');
+      expect(await streamed.locator('.msg-who').textContent()).toBe('Agent · summary');
+      summarizing.finish();
+      await untilText(page.getByTestId('run-state'), 'completed');
+      expect(errors).toEqual([]);
+      expect(outside).toEqual([]);
+      await close();
+    } finally {
+      backend = streaming.backend;
+    }
   });
 
   it('shows the agent’s reply as it streams in, as text', async () => {
