@@ -48,6 +48,38 @@ async function until<T>(what: () => Promise<T | undefined>, ms = 20_000): Promis
 }
 
 describe('RunWorker', () => {
+  it('tells its observer (what worker --otel traces with) every event of each run it drives, each run to its own', async () => {
+    const url = await server().createDatabase();
+    const front = frontEnd(url);
+    const ids = [];
+    for (let i = 0; i < 2; i++) ids.push((await front.supervisor.enqueue({ source: CHAIN, options: { simulate: true } })).id);
+    const heard: string[][] = [];
+    const catalogue = new PostgresRunCatalogue(url);
+    const w = new RunWorker({
+      catalogue,
+      concurrency: 2,
+      pollMs: 200,
+      checkpointIntervalMs: 0,
+      observe: () => {
+        const events: string[] = [];
+        heard.push(events);
+        return { onEvent: (event) => events.push(event.type === 'stage.completed' ? `${event.type}:${event.nodeId}` : event.type) };
+      },
+    });
+    closers.push(async () => {
+      await w.stop(2000);
+      await catalogue.close();
+    });
+    await w.start();
+    for (const id of ids) await until(async () => ((await front.supervisor.report(id)).state === 'completed' ? true : undefined));
+    await until(async () => (heard.length === 2 && heard.every((e) => e.includes('pipeline.completed')) ? true : undefined));
+    for (const events of heard) {
+      expect(events[0]).toBe('pipeline.started');
+      expect(events.filter((e) => e.startsWith('stage.completed:'))).toEqual(['stage.completed:start', 'stage.completed:a', 'stage.completed:b', 'stage.completed:exit']);
+      expect(events.filter((e) => e === 'pipeline.completed')).toHaveLength(1);
+    }
+  });
+
   it('runs queued runs to the end; the front end that queued them drives none', async () => {
     const url = await server().createDatabase();
     const front = frontEnd(url);
