@@ -62,7 +62,7 @@ async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 
   }
 }
 
-describe('the HTTP API over a PostgreSQL store', () => {
+describe('the HTTP API over a PostgreSQL store', { timeout: 40_000 }, () => {
   it('a parked run answered through the API while no worker runs is completed when a worker starts', async () => {
     const url = await pg.createDatabase();
     const { call } = api(url);
