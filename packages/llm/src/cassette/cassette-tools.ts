@@ -1,6 +1,10 @@
 import { DynamicStructuredTool, type StructuredToolInterface } from '@langchain/core/tools';
 import type { Cassette } from '@orchestra/core';
 
+function metadataOf(tool: StructuredToolInterface): Record<string, unknown> | undefined {
+  return (tool as { metadata?: Record<string, unknown> }).metadata;
+}
+
 /**
  * An agent stage's tools over a cassette. Recording: each call runs and its
  * arguments and result (or error) are recorded. Replaying: nothing runs;
@@ -15,6 +19,8 @@ export function cassetteTools(cassette: Cassette, stage: string, tools: readonly
         description: tool.description,
         schema: tool.schema as never,
         ...(tool.returnDirect ? { returnDirect: tool.returnDirect } : {}),
+        // What marks a tool (readOnly: a phased node's Discuss offers only those) stays with it.
+        ...(metadataOf(tool) ? { metadata: metadataOf(tool) } : {}),
         func: async (args: unknown, _runManager, config) => {
           const request = { tool: tool.name, args: JSON.parse(JSON.stringify(args ?? {})) as unknown };
           if (cassette.mode === 'replay') {

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { CassetteRecorder, QueueInterviewer, cassetteHandlers, cassetteInterviewer, createDefaultRegistry, loadPipeline, runPipeline, type RunEvent } from '@orchestra/core';
 import { reply, startScriptedOpenAIServer, toolCalls, type ScriptedOpenAIServer } from '@orchestra/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createModelBackend, emptyConfig, replayCassette } from '../../src/index.js';
+import { cassetteTools, createModelBackend, emptyConfig, replayCassette } from '../../src/index.js';
+import { DEFAULT_WORKSPACE_TOOLS, createWorkspaceTools } from '../../src/tools/index.js';
+import { isReadOnlyTool } from '../../src/tools/read-only-tool.js';
 import { tempDir, useTempDirs } from '../helpers.js';
 
 useTempDirs();
@@ -84,5 +86,16 @@ describe('cassettes: the run id', () => {
     const failure = await replayCassette({ pipeline: file, cassette, workdir: dir, env: {}, flags: { model: 'other' } }).catch((e: unknown) => e as Error);
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toMatch(/^stage a, model request 1: model differs: cassette "m", now "other" /);
+  });
+});
+
+describe('cassettes: agent tools', () => {
+  it('keep what marks them: a phased Discuss still offers the read-only ones under a cassette', async () => {
+    const dir = tempDir();
+    const recorder = await CassetteRecorder.create(join(dir, 'c.cassette'), { pipeline: 'P', source: 'digraph P {}' });
+    const tools = createWorkspaceTools({ root: dir, tools: [...DEFAULT_WORKSPACE_TOOLS] });
+    const wrapped = cassetteTools(recorder, 'code', tools);
+    expect(wrapped.map((t) => [t.name, isReadOnlyTool(t)])).toEqual(tools.map((t) => [t.name, isReadOnlyTool(t)]));
+    expect(wrapped.filter(isReadOnlyTool).map((t) => t.name)).toEqual(['read_file', 'list_files', 'search_text']);
   });
 });
