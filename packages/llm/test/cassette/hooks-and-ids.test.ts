@@ -93,7 +93,7 @@ describe('cassettes: agent tools', () => {
   it('keep what marks them: a phased Discuss still offers the read-only ones under a cassette', async () => {
     const dir = tempDir();
     const recorder = await CassetteRecorder.create(join(dir, 'c.cassette'), { pipeline: 'P', source: 'digraph P {}' });
-    const tools = createWorkspaceTools({ root: dir, tools: [...DEFAULT_WORKSPACE_TOOLS] });
+    const tools = createWorkspaceTools({ root: dir, tools: [...DEFAULT_WORKSPACE_TOOLS], commandTimeoutMs: 1000 });
     const wrapped = cassetteTools(recorder, 'code', tools);
     expect(wrapped.map((t) => [t.name, isReadOnlyTool(t)])).toEqual(tools.map((t) => [t.name, isReadOnlyTool(t)]));
     expect(wrapped.filter(isReadOnlyTool).map((t) => t.name)).toEqual(['read_file', 'list_files', 'search_text']);
