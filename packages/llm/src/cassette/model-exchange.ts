@@ -36,36 +36,37 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * `text` with the run's id written as {@link RUN_ID_PLACEHOLDER}: where the
+ * What writes the run's id in a text as {@link RUN_ID_PLACEHOLDER}: where the
  * preamble names the run (`(run <id>)`), whatever the id; elsewhere (a path
  * of the run directory in a tool's output, say) an id of 8 characters or
  * more standing on its own, not inside a longer name.
  */
-function withoutRunId(text: string, runId: string): string {
-  let out = text.split(`(run ${runId})`).join(`(run ${RUN_ID_PLACEHOLDER})`);
-  if (runId.length >= 8) out = out.replace(new RegExp(`(?<![\\w.-])${escapeRegExp(runId)}(?![\\w-])`, 'g'), RUN_ID_PLACEHOLDER);
-  return out;
+function withoutRunId(runId: string): (text: string) => string {
+  const preamble = `(run ${runId})`;
+  const alone = runId.length >= 8 ? new RegExp(`(?<![\\w.-])${escapeRegExp(runId)}(?![\\w-])`, 'g') : undefined;
+  return (text) => {
+    const out = text.split(preamble).join(`(run ${RUN_ID_PLACEHOLDER})`);
+    return alone ? out.replace(alone, RUN_ID_PLACEHOLDER) : out;
+  };
 }
 
 /**
  * The JSON form of a model request (messages in order, tools by name,
  * description and JSON schema). The id of the run (`runId`), which differs
  * between a recording and its replay, is written as {@link RUN_ID_PLACEHOLDER}
- * in the messages (see `withoutRunId`: the preamble's `(run <id>)` always).
+ * (see `withoutRunId`: the preamble's `(run <id>)` always).
  */
 export function describeModelRequest(input: { model: string; provider?: string; messages: readonly BaseMessage[]; tools?: readonly BindToolsInput[]; toolChoice?: unknown; runId?: string | undefined }): RecordedModelRequest {
-  const runId = input.runId;
-  // A round trip through JSON: what is compared on replay is exactly what the file holds.
-  const text = JSON.stringify({
-      model: input.model,
-      ...(input.provider ? { provider: input.provider } : {}),
-      messages: input.messages.map(messageOf),
-      ...(input.tools && input.tools.length > 0 ? { tools: input.tools.map(toolOf) } : {}),
-      ...(input.toolChoice !== undefined ? { tool_choice: input.toolChoice } : {}),
-    });
-  const parsed = JSON.parse(text) as RecordedModelRequest;
-  if (runId) parsed.messages = JSON.parse(JSON.stringify(parsed.messages, (_key, value: unknown) => (typeof value === 'string' ? withoutRunId(value, runId) : value))) as Record<string, unknown>[];
-  return parsed;
+  const strip = input.runId ? withoutRunId(input.runId) : undefined;
+  const request = {
+    model: input.model,
+    ...(input.provider ? { provider: input.provider } : {}),
+    messages: input.messages.map(messageOf),
+    ...(input.tools && input.tools.length > 0 ? { tools: input.tools.map(toolOf) } : {}),
+    ...(input.toolChoice !== undefined ? { tool_choice: input.toolChoice } : {}),
+  };
+  // One round trip through JSON (the run id taken out of every string on the way): what is compared on replay is exactly what the file holds.
+  return JSON.parse(JSON.stringify(request, (_key, value: unknown) => (strip && typeof value === 'string' ? strip(value) : value))) as RecordedModelRequest;
 }
 
 /** A streamed chunk of a reply as a cassette holds it. */
